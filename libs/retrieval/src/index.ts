@@ -1,1 +1,3 @@
 export * from './tokenizer';
+export * from './ports';
+export * from './bm25';

@@ -1,0 +1,2 @@
+export * from './term-hash';
+export * from './bm25-sparse.encoder';

@@ -1,0 +1,7 @@
+export * from './index-errors';
+export * from './index-filter';
+export * from './point-index.port';
+export * from './chunk-index.port';
+export * from './task-index.port';
+export * from './path-filter';
+export * from './validate-filter';
