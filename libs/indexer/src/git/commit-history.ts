@@ -1,0 +1,103 @@
+import type { GitChangeStatus, GitCommit, GitFileChange } from './git-commit';
+import { runGit } from './git-command';
+
+/** Options for {@link readCommitHistory}. */
+export interface ReadCommitHistoryOptions {
+  /** Only commits after this date (any `git log --since` value). */
+  since?: string;
+  /** Only commits up to this date (any `git log --until` value). */
+  until?: string;
+  /** Revision or range to walk, e.g. `HEAD`, `v1.0..main`, a sha (default `HEAD`). */
+  rev?: string;
+  /** Walk only first parents (mainline history). Default false. */
+  firstParent?: boolean;
+  /** Oldest first instead of git's newest first (topological order either way). Default false. */
+  reverse?: boolean;
+}
+
+const RECORD = '\x1e';
+const FIELD = '\x1f';
+const FORMAT = `${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B${FIELD}`;
+
+/**
+ * Reads commits with their changed files (renames detected with `-M`), newest first in
+ * topological order. Records are split on ASCII control separators and paths come NUL
+ * separated (`-z`), so odd messages and file names cannot break parsing.
+ *
+ * @example
+ * const commits = await readCommitHistory('/repo', { since: '2024-01-01' });
+ * commits[0].files // [{ status: 'R', oldPath: 'src/a.ts', path: 'src/b.ts' }, ...]
+ */
+export async function readCommitHistory(repoPath: string, options: ReadCommitHistoryOptions = {}): Promise<GitCommit[]> {
+  const { since, until, rev = 'HEAD', firstParent = false, reverse = false } = options;
+  const args = ['log', '--encoding=UTF-8', `--format=${FORMAT}`, '--name-status', '-M', '-z', '--topo-order'];
+  if (firstParent) args.push('--first-parent');
+  if (reverse) args.push('--reverse');
+  if (since) args.push(`--since=${since}`);
+  if (until) args.push(`--until=${until}`);
+  args.push(rev, '--');
+  const out = await runGit(repoPath, args);
+  return parseGitLog(out);
+}
+
+/** Parses the output of `git log --format=<FORMAT> --name-status -M -z`. Exported for tests. */
+export function parseGitLog(out: string): GitCommit[] {
+  const commits: GitCommit[] = [];
+  for (const record of out.split(RECORD)) {
+    if (!record.trim()) continue;
+    const fields = record.split(FIELD);
+    if (fields.length < 7) throw new Error(`Unparseable git log record: ${JSON.stringify(record.slice(0, 120))}`);
+    const [sha, parents, authorName, authorEmail, date] = fields;
+    // The message sits between the 5th separator and the last one; paths follow the last.
+    const message = fields.slice(5, -1).join(FIELD);
+    const nameStatus = fields[fields.length - 1];
+    const newline = message.indexOf('\n');
+    const subject = (newline === -1 ? message : message.slice(0, newline)).trim();
+    const body = newline === -1 ? '' : message.slice(newline + 1).trim();
+    commits.push({
+      sha,
+      parents: parents.split(' ').filter(Boolean),
+      authorName,
+      authorEmail,
+      date,
+      subject,
+      body,
+      files: parseNameStatus(nameStatus),
+    });
+  }
+  return commits;
+}
+
+/** Parses NUL-separated `--name-status -z` output: `M\0path\0R100\0old\0new\0...`. */
+export function parseNameStatus(text: string): GitFileChange[] {
+  const tokens = text.split('\0');
+  const files: GitFileChange[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    // git puts a newline between the message block and the first status code.
+    const code = tokens[i].replace(/^\n+/, '');
+    if (!code) {
+      i += 1;
+      continue;
+    }
+    const kind = code[0];
+    if (kind === 'R' || kind === 'C') {
+      const oldPath = tokens[i + 1];
+      const path = tokens[i + 2];
+      if (oldPath !== undefined && path !== undefined) {
+        files.push(kind === 'R' ? { status: 'R', path, oldPath } : { status: 'A', path });
+      }
+      i += 3;
+      continue;
+    }
+    const path = tokens[i + 1];
+    if (path !== undefined && path !== '') files.push({ status: normaliseStatus(kind), path });
+    i += 2;
+  }
+  return files;
+}
+
+function normaliseStatus(kind: string): GitChangeStatus {
+  if (kind === 'A' || kind === 'D') return kind;
+  return 'M'; // M, T (type change), U (unmerged), X
+}

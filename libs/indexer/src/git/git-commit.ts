@@ -1,0 +1,26 @@
+/** How a commit changed one path (copies and type changes are folded into A and M). */
+export type GitChangeStatus = 'A' | 'M' | 'D' | 'R';
+
+/** One changed path of a commit. `oldPath` is set for renames. */
+export interface GitFileChange {
+  status: GitChangeStatus;
+  path: string;
+  oldPath?: string;
+}
+
+/** A commit as read by {@link readCommitHistory}. */
+export interface GitCommit {
+  sha: string;
+  /** Parent shas; more than one means a merge commit. */
+  parents: string[];
+  authorName: string;
+  authorEmail: string;
+  /** Author date, strict ISO 8601 with offset (`2023-04-01T12:00:00+02:00`). */
+  date: string;
+  /** First line of the message. */
+  subject: string;
+  /** The rest of the message, trimmed (trailers included; see `stripTrailers`). */
+  body: string;
+  /** Paths changed against the first parent (empty for merge commits, whose changes live in the merged commits). */
+  files: GitFileChange[];
+}
