@@ -20,6 +20,7 @@ module.exports = {
   transform: { '^.+\\.(t|j)sx?$': swc },
   moduleNameMapper: {
     '^@sextant/(contracts|indexer|retrieval|embeddings|eval)$': '<rootDir>/libs/$1/src',
+    '^@sextant/migrations$': '<rootDir>/prisma-free-migrations',
   },
   testMatch: ['<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/apps/api/src/**/*.spec.ts', '<rootDir>/apps/api/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],

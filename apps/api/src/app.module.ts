@@ -1,0 +1,33 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { LoggerModule } from 'nestjs-pino';
+import { HttpExceptionFilter } from './common/http-exception.filter';
+import { ZodValidationPipe } from './common/zod-validation.pipe';
+import { ConfigModule } from './config/config.module';
+import type { AppConfig } from './config/config.schema';
+import { DatabaseModule } from './database/database.module';
+import { loggerOptions } from './logging/logger.options';
+import { HealthModule } from './modules/health/health.module';
+import { MetricsModule } from './modules/metrics/metrics.module';
+import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggerModule.forRoot(loggerOptions(config)),
+        DatabaseModule,
+        MetricsModule,
+        HealthModule,
+        WorkspacesModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useClass: ZodValidationPipe },
+        { provide: APP_FILTER, useClass: HttpExceptionFilter },
+      ],
+    };
+  }
+}

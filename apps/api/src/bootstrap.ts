@@ -1,0 +1,42 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/config.schema';
+import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware';
+import { MetricsService } from './modules/metrics/metrics.service';
+
+/**
+ * Builds the HTTP app (not yet listening). Used by `sextant serve` and by e2e tests,
+ * so tests exercise exactly what users run.
+ */
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  // Metrics first so rejections by the body parser (413) are measured as well.
+  app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  app.useBodyParser('json', { limit: config.http.bodyLimit });
+  app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
+
+  const openApi = new DocumentBuilder()
+    .setTitle('Sextant API')
+    .setDescription('Code-and-history search: fused file and task search, indexing, feedback.')
+    .setVersion('v1')
+    .addBearerAuth()
+    .build();
+  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, openApi), { jsonDocumentUrl: 'docs/openapi.json' });
+  return app;
+}
+
+/** Stops accepting connections, lets in-flight requests finish, closes the database; resolves false on timeout. */
+export async function shutdownGracefully(app: NestExpressApplication, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  const closed = app.close().then(() => true);
+  const ok = await Promise.race([closed, timedOut]);
+  clearTimeout(timer);
+  return ok;
+}

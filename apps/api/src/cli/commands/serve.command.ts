@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { Logger } from 'nestjs-pino';
+import { createApp, shutdownGracefully } from '../../bootstrap';
+import { loadConfigOrExit } from '../cli-context';
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Start the HTTP API, web dashboard, websocket and MCP endpoints')
+    .option('-p, --port <port>', 'port to listen on (env PORT, default 3000)')
+    .option('-H, --host <host>', 'address to bind (env HOST, default 127.0.0.1)')
+    .option('-d, --data-dir <dir>', 'data directory (env SEXTANT_DATA_DIR, default ./data)')
+    .action(async (opts: { port?: string; host?: string; dataDir?: string }) => {
+      const config = loadConfigOrExit({ PORT: opts.port, HOST: opts.host, SEXTANT_DATA_DIR: opts.dataDir });
+      const app = await createApp(config);
+      const logger = app.get(Logger);
+      await app.listen(config.http.port, config.http.host);
+      const address = app.getHttpServer().address();
+      const port = typeof address === 'object' && address ? address.port : config.http.port;
+      logger.log(`Sextant listening on http://${config.http.host}:${port} (docs at /docs)`, 'Sextant');
+
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        logger.log(`${signal} received: finishing in-flight requests`, 'Sextant');
+        const clean = await shutdownGracefully(app, config.http.shutdownTimeoutMs);
+        if (!clean) process.stderr.write(`sextant: shutdown timed out after ${config.http.shutdownTimeoutMs} ms\n`);
+        process.exit(clean ? 0 : 1);
+      };
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+      process.once('SIGINT', () => void stop('SIGINT'));
+    });
+}

@@ -1,0 +1,53 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DomainError, DomainErrorCode } from './domain-error';
+
+const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
+  [DomainErrorCode.NotFound]: HttpStatus.NOT_FOUND,
+  [DomainErrorCode.InvalidInput]: HttpStatus.BAD_REQUEST,
+  [DomainErrorCode.Conflict]: HttpStatus.CONFLICT,
+  [DomainErrorCode.Forbidden]: HttpStatus.FORBIDDEN,
+  [DomainErrorCode.Unauthenticated]: HttpStatus.UNAUTHORIZED,
+  [DomainErrorCode.PathNotAllowed]: HttpStatus.FORBIDDEN,
+  [DomainErrorCode.Unavailable]: HttpStatus.SERVICE_UNAVAILABLE,
+};
+
+/** One JSON error shape for every REST failure; never leaks a stack trace. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpExceptionFilter');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<Request & { id?: string }>();
+    if (res.headersSent) return;
+    let status = HttpStatus.INTERNAL_SERVER_ERROR;
+    let body: Record<string, unknown> = { error: 'internal_error', message: 'Internal server error' };
+
+    if (exception instanceof DomainError) {
+      status = STATUS_BY_CODE[exception.code];
+      body = { error: exception.code, message: exception.message, ...(exception.details ? { details: exception.details } : {}) };
+    } else if (exception instanceof HttpException) {
+      status = exception.getStatus();
+      const r = exception.getResponse();
+      body = typeof r === 'string' ? { error: errorName(status), message: r } : { error: errorName(status), ...(r as object) };
+      delete (body as { statusCode?: unknown }).statusCode;
+    } else if (isBodyParserError(exception)) {
+      status = exception.status;
+      body = { error: errorName(status), message: exception.type === 'entity.too.large' ? `Request body exceeds the ${exception.limit}-byte limit` : exception.message };
+    } else {
+      this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
+    }
+    res.status(status).json({ statusCode: status, ...body, requestId: req.id });
+  }
+}
+
+function isBodyParserError(e: unknown): e is { status: number; type: string; message: string; limit?: number } {
+  return typeof e === 'object' && e !== null && typeof (e as { status?: unknown }).status === 'number' && typeof (e as { type?: unknown }).type === 'string';
+}
+
+function errorName(status: number): string {
+  const name = HttpStatus[status];
+  return typeof name === 'string' ? name.toLowerCase() : 'error';
+}

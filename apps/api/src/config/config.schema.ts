@@ -1,0 +1,134 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(`${p}://`)), {
+      message: `must be a URL starting with ${protocols.map((p) => `${p}://`).join(' or ')}`,
+    });
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : ['true', '1', 'yes'].includes(v)));
+
+/**
+ * Every environment variable Sextant reads, with its default. `loadConfig` is the only
+ * place in the code base that touches `process.env`.
+ */
+export const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  SEXTANT_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
+  QDRANT_URL: optionalUrl(['http', 'https']),
+  QDRANT_API_KEY: z.string().optional(),
+  REDIS_URL: optionalUrl(['redis', 'rediss']),
+  EMBEDDINGS_PROVIDER: z.enum(['hash', 'openai']).default('hash'),
+  OPENAI_BASE_URL: optionalUrl(['http', 'https']),
+  OPENAI_API_KEY: z.string().optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  EMBEDDINGS_DIM: z.coerce.number().int().min(8).max(8192).optional(),
+  SEXTANT_ALLOWED_ROOTS: z.string().optional(),
+  SEXTANT_REPO: z.string().optional(),
+  SEXTANT_AUTH: z.enum(['auto', 'required']).default('auto'),
+  SEXTANT_CORS_ORIGINS: z.string().optional(),
+  SEXTANT_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb')
+    .default('1mb'),
+  SEXTANT_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(10000),
+  SEXTANT_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  SEXTANT_WATCH: boolish,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  NODE_ENV: z.string().optional(),
+});
+
+export type RawEnv = z.input<typeof envSchema>;
+
+export interface AppConfig {
+  http: { port: number; host: string; bodyLimit: string; corsOrigins: string[]; shutdownTimeoutMs: number };
+  storage: { dataDir: string; databaseUrl?: string; qdrantUrl?: string; qdrantApiKey?: string; redisUrl?: string };
+  embeddings:
+    | { provider: 'hash'; model: string; dimensions: number }
+    | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string };
+  indexing: { allowedRoots: string[]; defaultRepo?: string; maxFileBytes: number; watchDefault: boolean };
+  auth: { mode: 'auto' | 'required' };
+  log: { level: string; pretty: boolean };
+}
+
+/** Raised when the environment is invalid; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: Array<{ variable: string; message: string }>) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p.variable}: ${p.message}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Validates the environment once and returns typed slices.
+ *
+ * @example
+ * const config = loadConfig(process.env);
+ * config.storage.dataDir; // absolute path
+ */
+export function loadConfig(env: Record<string, string | undefined>, cwd = process.cwd()): AppConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => ({ variable: String(i.path[0] ?? '(env)'), message: i.message })));
+  }
+  const e = parsed.data;
+  const problems: Array<{ variable: string; message: string }> = [];
+  if (e.EMBEDDINGS_PROVIDER === 'openai' && !e.OPENAI_BASE_URL && !e.OPENAI_API_KEY) {
+    problems.push({ variable: 'OPENAI_API_KEY', message: 'is required when EMBEDDINGS_PROVIDER=openai (or set OPENAI_BASE_URL for a local server)' });
+  }
+  if (e.EMBEDDINGS_PROVIDER === 'hash' && e.EMBEDDINGS_MODEL && e.EMBEDDINGS_MODEL !== 'hash') {
+    problems.push({ variable: 'EMBEDDINGS_MODEL', message: 'only applies to EMBEDDINGS_PROVIDER=openai' });
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const splitList = (v?: string) =>
+    (v ?? '')
+      .split(/[,\n]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  return {
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      bodyLimit: e.SEXTANT_BODY_LIMIT.toLowerCase(),
+      corsOrigins: splitList(e.SEXTANT_CORS_ORIGINS),
+      shutdownTimeoutMs: e.SEXTANT_SHUTDOWN_TIMEOUT_MS,
+    },
+    storage: {
+      dataDir: path.resolve(cwd, e.SEXTANT_DATA_DIR),
+      databaseUrl: e.DATABASE_URL,
+      qdrantUrl: e.QDRANT_URL,
+      qdrantApiKey: e.QDRANT_API_KEY,
+      redisUrl: e.REDIS_URL,
+    },
+    embeddings:
+      e.EMBEDDINGS_PROVIDER === 'hash'
+        ? { provider: 'hash', model: 'hash', dimensions: e.EMBEDDINGS_DIM ?? 384 }
+        : {
+            provider: 'openai',
+            model: e.EMBEDDINGS_MODEL ?? 'text-embedding-3-small',
+            dimensions: e.EMBEDDINGS_DIM,
+            baseURL: e.OPENAI_BASE_URL,
+            apiKey: e.OPENAI_API_KEY,
+          },
+    indexing: {
+      allowedRoots: (splitList(e.SEXTANT_ALLOWED_ROOTS).length ? splitList(e.SEXTANT_ALLOWED_ROOTS) : [cwd]).map((r) => path.resolve(cwd, r)),
+      defaultRepo: e.SEXTANT_REPO ? path.resolve(cwd, e.SEXTANT_REPO) : undefined,
+      maxFileBytes: e.SEXTANT_MAX_FILE_BYTES,
+      watchDefault: e.SEXTANT_WATCH ?? false,
+    },
+    auth: { mode: e.SEXTANT_AUTH },
+    log: { level: e.LOG_LEVEL, pretty: false },
+  };
+}

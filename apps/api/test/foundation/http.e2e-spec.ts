@@ -1,0 +1,68 @@
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+describe('HTTP foundation (real app)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: { SEXTANT_BODY_LIMIT: '64kb' } });
+  });
+  afterAll(() => t.close());
+
+  it('GET /health reports each dependency', async () => {
+    const res = await request(t.app.getHttpServer()).get('/health').expect(200);
+    expect(['healthy', 'degraded']).toContain(res.body.status);
+    expect(res.body.dependencies.database).toMatchObject({ status: 'up' });
+    expect(Object.keys(res.body.dependencies)).toEqual(expect.arrayContaining(['database', 'vector_store', 'embedder']));
+    for (const dep of Object.values<{ status: string }>(res.body.dependencies)) expect(['up', 'down']).toContain(dep.status);
+  });
+
+  it('GET /metrics exposes the HTTP latency histogram in Prometheus format', async () => {
+    await request(t.app.getHttpServer()).get('/v1/workspaces').expect(200);
+    const res = await request(t.app.getHttpServer()).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/workspaces",status_code="200"\} [1-9]/);
+  });
+
+  it('serves the OpenAPI document at /docs', async () => {
+    const res = await request(t.app.getHttpServer()).get('/docs/openapi.json').expect(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(res.body.paths['/v1/workspaces'].post.requestBody).toBeDefined();
+    await request(t.app.getHttpServer()).get('/docs').expect(200);
+  });
+
+  it('rejects an unknown body field with 400 naming the field, and writes nothing', async () => {
+    const res = await request(t.app.getHttpServer()).post('/v1/workspaces').send({ slug: 'team-a', colour: 'blue' }).expect(400);
+    expect(res.body.message).toMatch(/colour/);
+    expect(res.body.stack).toBeUndefined();
+    const list = await request(t.app.getHttpServer()).get('/v1/workspaces').expect(200);
+    expect(list.body.workspaces.map((w: { slug: string }) => w.slug)).not.toContain('team-a');
+  });
+
+  it('rejects an invalid value with 400 and accepts a valid body', async () => {
+    await request(t.app.getHttpServer()).post('/v1/workspaces').send({ slug: 'Not Valid!' }).expect(400);
+    const created = await request(t.app.getHttpServer()).post('/v1/workspaces').send({ slug: 'team-b', name: 'Team B' }).expect(201);
+    expect(created.body).toMatchObject({ slug: 'team-b', name: 'Team B' });
+    await request(t.app.getHttpServer()).post('/v1/workspaces').send({ slug: 'team-b' }).expect(409);
+  });
+
+  it('rejects an oversized body with 413', async () => {
+    const res = await request(t.app.getHttpServer())
+      .post('/v1/workspaces')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ slug: 'x', name: 'y'.repeat(100 * 1024) }))
+      .expect(413);
+    expect(res.body.message).toMatch(/limit/);
+  });
+
+  it('returns a JSON 404 with a request id for unknown routes', async () => {
+    const res = await request(t.app.getHttpServer()).get('/v1/nothing-here').set('x-request-id', 'abc-123').expect(404);
+    expect(res.body).toMatchObject({ statusCode: 404, requestId: 'abc-123' });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+  });
+
+  it('creates the default workspace on first start', async () => {
+    const res = await request(t.app.getHttpServer()).get('/v1/workspaces').expect(200);
+    expect(res.body.workspaces.map((w: { slug: string }) => w.slug)).toContain('default');
+  });
+});

@@ -1,0 +1,69 @@
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe('sextant serve (spawned process)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-start-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('on an empty data dir creates the database and default workspace, then exits 0 on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawnCli(['serve'], { PORT: String(port), SEXTANT_DATA_DIR: dataDir, DATABASE_URL: '' });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    try {
+      const res = await waitForHttp(`http://127.0.0.1:${port}/health`);
+      const body = (await res.json()) as { dependencies: { database: { status: string } } };
+      expect(body.dependencies.database.status).toBe('up');
+      const db = new Database(path.join(dataDir, 'sextant.sqlite'), { readonly: true });
+      expect(db.prepare(`SELECT slug FROM workspaces`).all()).toEqual([{ slug: 'default' }]);
+      db.close();
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+    expect(output).not.toMatch(/Error/);
+  });
+
+  it.each([
+    ['PORT', { PORT: 'not-a-port' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://nope' }],
+    ['EMBEDDINGS_PROVIDER', { EMBEDDINGS_PROVIDER: 'magic' }],
+  ])('exits non-zero naming %s when it is invalid', async (variable, env) => {
+    const { code, stderr } = await runCli(['serve'], { SEXTANT_DATA_DIR: dataDir, ...env });
+    expect(code).not.toBe(0);
+    expect(stderr).toContain(variable);
+  });
+
+  it('prints help for every command', async () => {
+    for (const args of [['--help'], ['serve', '--help'], ['db', 'migrate', '--help']]) {
+      const { code, stdout } = await runCli(args);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/Usage: sextant/);
+    }
+  });
+
+  it('sextant db migrate reports an up-to-date schema the second time', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-dbm-'));
+    const first = await runCli(['db', 'migrate'], { SEXTANT_DATA_DIR: dir, DATABASE_URL: '' });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Applied 1 migration/);
+    const second = await runCli(['db', 'migrate'], { SEXTANT_DATA_DIR: dir, DATABASE_URL: '' });
+    expect(second.stdout).toMatch(/up to date/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
