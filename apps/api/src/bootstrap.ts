@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
@@ -28,7 +30,23 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     .addBearerAuth()
     .build();
   SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, openApi), { jsonDocumentUrl: 'docs/openapi.json' });
+  serveDashboard(app);
   return app;
+}
+
+const WEB_DIST = path.resolve(__dirname, '../../web/dist');
+const API_PREFIXES = ['/v1', '/docs', '/mcp', '/health', '/metrics', '/socket.io'];
+
+/** Serves the built web dashboard at `/` (client-side routes fall back to index.html). */
+function serveDashboard(app: NestExpressApplication): void {
+  const index = path.join(WEB_DIST, 'index.html');
+  if (!fs.existsSync(index)) return;
+  app.useStaticAssets(WEB_DIST, { index: 'index.html', maxAge: '1h', setHeaders: (res, file) => file.endsWith('.html') && res.setHeader('Cache-Control', 'no-cache') });
+  app.use((req: { method: string; path: string; headers: Record<string, string | undefined> }, res: { sendFile(p: string): void }, next: () => void) => {
+    const wantsHtml = req.method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+    if (wantsHtml && !API_PREFIXES.some((p) => req.path === p || req.path.startsWith(`${p}/`))) return res.sendFile(index);
+    next();
+  });
 }
 
 /** Stops accepting connections, lets in-flight requests finish, closes the database; resolves false on timeout. */

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vite';
+
+// The API serves the built dashboard at `/`; in development `npm run dev -w apps/web`
+// proxies API calls to a server on :3000.
+export default defineConfig({
+  esbuild: { jsx: 'automatic' },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  server: {
+    port: 5173,
+    proxy: {
+      '/v1': 'http://127.0.0.1:3000',
+      '/health': 'http://127.0.0.1:3000',
+      '/socket.io': { target: 'ws://127.0.0.1:3000', ws: true },
+    },
+  },
+});
