@@ -1,3 +1,4 @@
 export * from './tokenizer';
 export * from './ports';
 export * from './bm25';
+export * from './fusion';
