@@ -1,0 +1,516 @@
+import type Database from 'better-sqlite3';
+import { exactSearch, MetricKind } from 'usearch';
+import {
+  InvalidFilterError,
+  tokenize,
+  type IndexedPoint,
+  type KeywordMode,
+  type PathPredicate,
+  type ScoredPoint,
+  type StoredPoint,
+} from '@sextant/retrieval';
+import { buildFtsQuery } from './fts-query';
+import { absQuantile, normalize, quantizeInto } from './int8-quantizer';
+
+/** The filterable facts of one point, extracted by the typed index (chunk or task). */
+export interface RowFacts {
+  /** Fixed arity per collection; `keys[0]` is always the workspace id. */
+  keys: (string | null)[];
+  path: string | null;
+  tags: string[];
+}
+
+/** A compiled filter over `RowFacts`. */
+export interface CollectionQuery {
+  /** Per key index: the allowed values, or undefined for no constraint. `[0]` is the workspace. */
+  keyValues: (readonly string[] | undefined)[];
+  pathPredicate?: PathPredicate | null;
+  paths?: readonly string[];
+  tags?: readonly string[];
+  ids?: readonly string[];
+}
+
+export interface EmbeddedCollectionOptions<P> {
+  /** Table prefix: `<name>_points`, `<name>_fts`. */
+  name: string;
+  keyCount: number;
+  facts: (payload: P) => RowFacts;
+  /** Vector dimension; when omitted it is fixed by the first upsert and persisted. */
+  dims?: number;
+}
+
+export interface DenseSearchTuning {
+  rescore?: boolean;
+  oversampling?: number;
+}
+
+/** Re-quantise everything when a batch's 0.99 quantile exceeds the collection scale by this factor. */
+const REQUANTIZE_FACTOR = 1.25;
+/** Copy the candidate subset when it is at most this fraction of the slots; otherwise scan all and oversample. */
+const SUBSET_FRACTION = 1 / 8;
+const MAX_SEARCH_K = 1000;
+
+/**
+ * One embedded collection: SQLite rows (payload, float32 + int8 vectors, filter facts), an FTS5
+ * table over tokenizer output, and an in-memory mirror for search: one contiguous Int8Array of
+ * vectors indexed by slot (= SQLite rowid = FTS rowid) plus dictionary-coded filter columns.
+ * Deleted slots go to a free list and are reused, so slots are stable across restarts.
+ *
+ * All methods are synchronous (better-sqlite3); the typed indexes wrap them in promises.
+ * Only one process may write a given file (the in-memory mirror is not shared).
+ */
+export class EmbeddedCollection<P extends { workspaceId: string }> {
+  private readonly name: string;
+  private readonly keyCount: number;
+  private readonly facts: (payload: P) => RowFacts;
+  private dims: number | undefined;
+  private scale: number | undefined;
+
+  private capacity = 0;
+  /** One past the highest slot ever used. */
+  private high = 0;
+  private vectors = new Int8Array(0);
+  private live = new Uint8Array(0);
+  private keyCols: Int32Array[] = [];
+  private keyDicts: Map<string, number>[] = [];
+  private pathCol = new Int32Array(0);
+  private pathDict = new Map<string, number>();
+  private pathList: string[] = [''];
+  private tagsBySlot: (string[] | undefined)[] = [];
+  private idBySlot: (string | undefined)[] = [];
+  private readonly slotById = new Map<string, number>();
+  private freeSlots: number[] = [];
+  private liveCount = 0;
+  private scratch = new Int8Array(0);
+
+  private readonly stmt: Record<string, Database.Statement>;
+
+  constructor(private readonly db: Database.Database, options: EmbeddedCollectionOptions<P>) {
+    if (!/^[a-z][a-z0-9_]*$/.test(options.name)) throw new Error(`invalid collection name "${options.name}"`);
+    this.name = options.name;
+    this.keyCount = options.keyCount;
+    this.facts = options.facts;
+    const t = this.name;
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS sextant_vector_meta (collection TEXT PRIMARY KEY, dims INTEGER, scale REAL);
+      CREATE TABLE IF NOT EXISTS ${t}_points (
+        slot INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        keys TEXT NOT NULL,
+        path TEXT,
+        tags TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        vec_i8 BLOB NOT NULL,
+        vec_f32 BLOB NOT NULL
+      );
+      CREATE VIRTUAL TABLE IF NOT EXISTS ${t}_fts USING fts5(
+        tokens, content='', contentless_delete=1,
+        tokenize="unicode61 remove_diacritics 0 tokenchars '_$.'"
+      );
+    `);
+    this.stmt = {
+      meta: db.prepare(`SELECT dims, scale FROM sextant_vector_meta WHERE collection = ?`),
+      setMeta: db.prepare(`INSERT INTO sextant_vector_meta (collection, dims, scale) VALUES (?, ?, ?)
+        ON CONFLICT(collection) DO UPDATE SET dims = excluded.dims, scale = excluded.scale`),
+      upsert: db.prepare(`INSERT INTO ${t}_points (slot, id, keys, path, tags, payload, vec_i8, vec_f32) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(slot) DO UPDATE SET id = excluded.id, keys = excluded.keys, path = excluded.path, tags = excluded.tags,
+        payload = excluded.payload, vec_i8 = excluded.vec_i8, vec_f32 = excluded.vec_f32`),
+      ftsInsert: db.prepare(`INSERT INTO ${t}_fts (rowid, tokens) VALUES (?, ?)`),
+      ftsDelete: db.prepare(`DELETE FROM ${t}_fts WHERE rowid = ?`),
+      delete: db.prepare(`DELETE FROM ${t}_points WHERE slot = ?`),
+      payload: db.prepare(`SELECT id, payload FROM ${t}_points WHERE slot = ?`),
+      f32: db.prepare(`SELECT vec_f32 FROM ${t}_points WHERE slot = ?`),
+      allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
+      setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
+      load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8 FROM ${t}_points ORDER BY slot`),
+      fts: db.prepare(`SELECT rowid AS slot, rank FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rank`),
+    };
+    const meta = this.stmt.meta.get(t) as { dims: number | null; scale: number | null } | undefined;
+    this.dims = meta?.dims ?? options.dims;
+    if (options.dims !== undefined && meta?.dims != null && meta.dims !== options.dims) {
+      throw new Error(`collection "${t}" stores ${meta.dims}-dimensional vectors but ${options.dims} were configured; rebuild the index`);
+    }
+    this.load();
+  }
+
+  /** Points across all workspaces. */
+  get size(): number {
+    return this.liveCount;
+  }
+
+  get dimensions(): number | undefined {
+    return this.dims;
+  }
+
+  private load(): void {
+    const meta = this.stmt.meta.get(this.name) as { dims: number | null; scale: number | null } | undefined;
+    if (meta?.dims != null) this.dims = meta.dims;
+    this.scale = meta?.scale ?? undefined;
+    this.capacity = 0;
+    this.high = 0;
+    this.vectors = new Int8Array(0);
+    this.live = new Uint8Array(0);
+    this.keyCols = Array.from({ length: this.keyCount }, () => new Int32Array(0));
+    this.keyDicts = Array.from({ length: this.keyCount }, () => new Map());
+    this.pathCol = new Int32Array(0);
+    this.pathDict = new Map();
+    this.pathList = [''];
+    this.tagsBySlot = [];
+    this.idBySlot = [];
+    this.slotById.clear();
+    this.freeSlots = [];
+    this.liveCount = 0;
+    for (const row of this.stmt.load.iterate() as Iterable<{ slot: number; id: string; keys: string; path: string | null; tags: string; vec_i8: Buffer }>) {
+      this.ensureCapacity(row.slot + 1);
+      this.setFacts(row.slot, row.id, { keys: JSON.parse(row.keys), path: row.path, tags: JSON.parse(row.tags) });
+      this.vectors.set(new Int8Array(row.vec_i8.buffer, row.vec_i8.byteOffset, row.vec_i8.byteLength), row.slot * this.dims!);
+    }
+    for (let s = this.high - 1; s >= 0; s--) if (!this.live[s]) this.freeSlots.push(s);
+  }
+
+  private ensureCapacity(slots: number): void {
+    if (slots > this.high) this.high = slots;
+    if (slots <= this.capacity) return;
+    const cap = Math.max(1024, slots, Math.ceil(this.capacity * 1.5));
+    const dims = this.dims ?? 0;
+    const grow = <T extends Int8Array | Uint8Array | Int32Array>(old: T, make: (n: number) => T, width: number): T => {
+      const next = make(cap * width);
+      next.set(old);
+      return next;
+    };
+    this.vectors = grow(this.vectors, (n) => new Int8Array(n), dims);
+    this.live = grow(this.live, (n) => new Uint8Array(n), 1);
+    this.keyCols = this.keyCols.map((c) => grow(c, (n) => new Int32Array(n), 1));
+    this.pathCol = grow(this.pathCol, (n) => new Int32Array(n), 1);
+    this.capacity = cap;
+  }
+
+  private code(dict: Map<string, number>, value: string | null): number {
+    if (value === null || value === undefined) return 0;
+    let c = dict.get(value);
+    if (c === undefined) {
+      c = dict.size + 1;
+      dict.set(value, c);
+    }
+    return c;
+  }
+
+  private setFacts(slot: number, id: string, facts: RowFacts): void {
+    for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = this.code(this.keyDicts[i], facts.keys[i] ?? null);
+    if (facts.path === null) this.pathCol[slot] = 0;
+    else {
+      let c = this.pathDict.get(facts.path);
+      if (c === undefined) {
+        c = this.pathList.length;
+        this.pathList.push(facts.path);
+        this.pathDict.set(facts.path, c);
+      }
+      this.pathCol[slot] = c;
+    }
+    this.tagsBySlot[slot] = facts.tags.length ? facts.tags : undefined;
+    if (!this.live[slot]) this.liveCount++;
+    this.live[slot] = 1;
+    this.idBySlot[slot] = id;
+    this.slotById.set(id, slot);
+  }
+
+  private clearSlot(slot: number): void {
+    const id = this.idBySlot[slot];
+    if (id !== undefined) this.slotById.delete(id);
+    if (this.live[slot]) this.liveCount--;
+    this.live[slot] = 0;
+    this.idBySlot[slot] = undefined;
+    this.tagsBySlot[slot] = undefined;
+    for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = 0;
+    if (this.dims) this.vectors.fill(0, slot * this.dims, (slot + 1) * this.dims);
+    this.freeSlots.push(slot);
+  }
+
+  private allocate(): number {
+    const slot = this.freeSlots.length ? this.freeSlots.pop()! : this.high;
+    this.ensureCapacity(slot + 1);
+    return slot;
+  }
+
+  /** Inserts or replaces points by id in one transaction; validates everything before writing. */
+  upsert(points: ReadonlyArray<IndexedPoint<P>>): void {
+    if (!points.length) return;
+    const dims = this.dims ?? points[0].vector.length;
+    const normalized: Float32Array[] = [];
+    for (const p of points) {
+      if (typeof p.id !== 'string' || !p.id) throw new InvalidFilterError(`${this.name}.upsert: every point needs a string id`);
+      if (!p.payload || typeof p.payload.workspaceId !== 'string' || !p.payload.workspaceId) {
+        throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has no payload.workspaceId`);
+      }
+      if (p.vector.length !== dims) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a ${p.vector.length}-dim vector, collection uses ${dims}`);
+      const v = normalize(p.vector);
+      for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a non-finite vector value`);
+      normalized.push(v);
+    }
+    const batch = new Float32Array(normalized.length * dims);
+    normalized.forEach((v, i) => batch.set(v, i * dims));
+    const batchScale = absQuantile(batch);
+
+    const write = this.db.transaction(() => {
+      if (this.dims === undefined) {
+        this.dims = dims;
+        this.vectors = new Int8Array(this.capacity * dims);
+      }
+      if (this.scale === undefined) this.scale = batchScale;
+      else if (batchScale > this.scale * REQUANTIZE_FACTOR) this.requantize(batchScale);
+      this.stmt.setMeta.run(this.name, this.dims, this.scale);
+      const i8 = new Int8Array(dims);
+      points.forEach((p, idx) => {
+        const existing = this.slotById.get(p.id);
+        const slot = existing ?? this.allocate();
+        const facts = this.facts(p.payload);
+        quantizeInto(normalized[idx], this.scale!, i8);
+        const f32 = normalized[idx];
+        this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
+          Buffer.from(i8.buffer, i8.byteOffset, i8.byteLength), Buffer.from(f32.buffer, f32.byteOffset, f32.byteLength));
+        if (existing !== undefined) this.stmt.ftsDelete.run(slot);
+        this.stmt.ftsInsert.run(slot, tokenize(p.text ?? '').join(' '));
+        this.setFacts(slot, p.id, facts);
+        this.vectors.set(i8, slot * dims);
+      });
+    });
+    try {
+      write();
+    } catch (e) {
+      this.load(); // the transaction rolled back; rebuild the mirror from what is on disk
+      throw e;
+    }
+  }
+
+  /**
+   * A batch with larger values than the collection's scale would clip badly: widen the scale and
+   * re-quantise every stored vector from its float original (rare: embeddings are unit length).
+   */
+  private requantize(scale: number): void {
+    this.scale = scale;
+    const dims = this.dims!;
+    const i8 = new Int8Array(dims);
+    for (const row of this.stmt.allF32.all() as { slot: number; vec_f32: Buffer }[]) {
+      const f = new Float32Array(row.vec_f32.buffer.slice(row.vec_f32.byteOffset, row.vec_f32.byteOffset + row.vec_f32.byteLength));
+      quantizeInto(f, scale, i8);
+      this.stmt.setI8.run(Buffer.from(i8), row.slot);
+      this.vectors.set(i8, row.slot * dims);
+    }
+  }
+
+  /** Marks the slots matching the query; returns the mask and how many matched. */
+  private candidates(q: CollectionQuery): { mask: Uint8Array; count: number } {
+    const mask = new Uint8Array(this.high);
+    const allowed: (Uint8Array | null)[] = [];
+    for (let i = 0; i < this.keyCount; i++) {
+      const values = q.keyValues[i];
+      if (!values || (i > 0 && values.length === 0)) {
+        allowed.push(null);
+        continue;
+      }
+      const table = new Uint8Array(this.keyDicts[i].size + 1);
+      let any = false;
+      for (const v of values) {
+        const c = this.keyDicts[i].get(v);
+        if (c !== undefined) {
+          table[c] = 1;
+          any = true;
+        }
+      }
+      if (!any) return { mask, count: 0 };
+      allowed.push(table);
+    }
+    let exactPaths: Set<string> | null = null;
+    if (q.paths && q.paths.length) exactPaths = new Set(q.paths);
+    const pathVerdict = q.pathPredicate || exactPaths ? new Int8Array(this.pathList.length) : null;
+    const tags = q.tags && q.tags.length ? new Set(q.tags) : null;
+
+    const checkSlot = (s: number): boolean => {
+      if (!this.live[s]) return false;
+      for (let i = 0; i < this.keyCount; i++) {
+        const table = allowed[i];
+        if (table !== null && table[this.keyCols[i][s]] !== 1) return false;
+      }
+      if (pathVerdict) {
+        const pc = this.pathCol[s];
+        let verdict = pathVerdict[pc];
+        if (verdict === 0) {
+          const path = this.pathList[pc];
+          const ok = pc !== 0 && (!exactPaths || exactPaths.has(path)) && (!q.pathPredicate || q.pathPredicate(path));
+          verdict = ok ? 1 : -1;
+          pathVerdict[pc] = verdict;
+        }
+        if (verdict !== 1) return false;
+      }
+      if (tags) {
+        const t = this.tagsBySlot[s];
+        if (!t || !t.some((x) => tags.has(x))) return false;
+      }
+      return true;
+    };
+    let count = 0;
+    if (!pathVerdict && !tags && !(q.ids && q.ids.length)) {
+      // Hot path: only dictionary-coded columns, a tight loop over typed arrays.
+      const live = this.live;
+      const cols = this.keyCols;
+      const tables = allowed;
+      outer: for (let s = 0; s < this.high; s++) {
+        if (!live[s]) continue;
+        for (let i = 0; i < cols.length; i++) {
+          const table = tables[i];
+          if (table !== null && table[cols[i][s]] !== 1) continue outer;
+        }
+        mask[s] = 1;
+        count++;
+      }
+      return { mask, count };
+    }
+    if (q.ids && q.ids.length) {
+      for (const id of q.ids) {
+        const s = this.slotById.get(id);
+        if (s !== undefined && !mask[s] && checkSlot(s)) {
+          mask[s] = 1;
+          count++;
+        }
+      }
+    } else {
+      for (let s = 0; s < this.high; s++) {
+        if (checkSlot(s)) {
+          mask[s] = 1;
+          count++;
+        }
+      }
+    }
+    return { mask, count };
+  }
+
+  count(q: CollectionQuery): number {
+    return this.candidates(q).count;
+  }
+
+  deleteWhere(q: CollectionQuery): number {
+    const { mask, count } = this.candidates(q);
+    if (!count) return 0;
+    const slots: number[] = [];
+    for (let s = 0; s < mask.length; s++) if (mask[s]) slots.push(s);
+    this.db.transaction(() => {
+      for (const s of slots) {
+        this.stmt.delete.run(s);
+        this.stmt.ftsDelete.run(s);
+      }
+    })();
+    for (const s of slots) this.clearSlot(s);
+    return slots.length;
+  }
+
+  get(ids: readonly string[], workspaceId: string): StoredPoint<P>[] {
+    const out: StoredPoint<P>[] = [];
+    for (const id of ids) {
+      const slot = this.slotById.get(id);
+      if (slot === undefined) continue;
+      const hit = this.readPayload(slot);
+      if (hit && hit.payload.workspaceId === workspaceId) out.push(hit);
+    }
+    return out;
+  }
+
+  private readPayload(slot: number): StoredPoint<P> | undefined {
+    const row = this.stmt.payload.get(slot) as { id: string; payload: string } | undefined;
+    return row ? { id: row.id, payload: JSON.parse(row.payload) as P } : undefined;
+  }
+
+  private withPayloads(hits: { slot: number; score: number }[]): ScoredPoint<P>[] {
+    const out: ScoredPoint<P>[] = [];
+    for (const h of hits) {
+      const p = this.readPayload(h.slot);
+      if (p) out.push({ id: p.id, score: h.score, payload: p.payload });
+    }
+    return out;
+  }
+
+  /**
+   * Exact int8 search over the filtered candidates (usearch SIMD inner product), then optional
+   * float rescoring. Filters never cost recall: a wide filter scans everything with oversampling
+   * and falls back to the subset when too few candidates survive; a narrow one copies the subset.
+   */
+  searchDense(vector: Float32Array | readonly number[], q: CollectionQuery, k: number, tuning: DenseSearchTuning = {}): ScoredPoint<P>[] {
+    if (this.dims === undefined || this.scale === undefined || this.liveCount === 0) return [];
+    if (vector.length !== this.dims) throw new InvalidFilterError(`${this.name}.searchDense: query vector has ${vector.length} dims, collection uses ${this.dims}`);
+    const { rescore = true, oversampling = 4 } = tuning;
+    const { mask, count } = this.candidates(q);
+    if (!count) return [];
+    const want = Math.min(count, rescore ? Math.ceil(k * Math.max(1, oversampling)) : k, MAX_SEARCH_K * 4);
+    const query = normalize(vector);
+    const qi8 = new Int8Array(this.dims);
+    quantizeInto(query, this.scale, qi8);
+    const toCos = (this.scale / 127) ** 2;
+
+    let hits = this.scanAll(qi8, mask, count, want) ?? this.scanSubset(qi8, mask, count, want);
+    hits = hits.map((h) => ({ slot: h.slot, score: h.score * toCos }));
+    if (rescore) hits = this.rescore(query, hits);
+    return this.withPayloads(hits.slice(0, k));
+  }
+
+  private scanAll(qi8: Int8Array, mask: Uint8Array, count: number, want: number): { slot: number; score: number }[] | null {
+    const dims = this.dims!;
+    if (count < this.high * SUBSET_FRACTION) return null;
+    const kk = Math.min(this.high, Math.ceil((want * this.high) / count * 1.5) + 16);
+    const res = exactSearch(this.vectors.subarray(0, this.high * dims), qi8, dims, kk, MetricKind.IP, 1) as { keys: BigUint64Array; distances: Float32Array };
+    const hits: { slot: number; score: number }[] = [];
+    for (let i = 0; i < res.keys.length && hits.length < want; i++) {
+      const slot = Number(res.keys[i]);
+      if (mask[slot]) hits.push({ slot, score: 1 - res.distances[i] });
+    }
+    return hits.length >= want || kk >= this.high ? hits : null;
+  }
+
+  private scanSubset(qi8: Int8Array, mask: Uint8Array, count: number, want: number): { slot: number; score: number }[] {
+    const dims = this.dims!;
+    if (this.scratch.length < count * dims) this.scratch = new Int8Array(count * dims);
+    const slots = new Int32Array(count);
+    let n = 0;
+    for (let s = 0; s < mask.length; ) {
+      if (!mask[s]) {
+        s++;
+        continue;
+      }
+      let e = s;
+      while (e < mask.length && mask[e]) slots[n + (e - s)] = e++;
+      this.scratch.set(this.vectors.subarray(s * dims, e * dims), n * dims);
+      n += e - s;
+      s = e;
+    }
+    const res = exactSearch(this.scratch.subarray(0, n * dims), qi8, dims, Math.min(want, n), MetricKind.IP, 1) as { keys: BigUint64Array; distances: Float32Array };
+    const hits: { slot: number; score: number }[] = [];
+    for (let i = 0; i < res.keys.length; i++) hits.push({ slot: slots[Number(res.keys[i])], score: 1 - res.distances[i] });
+    return hits;
+  }
+
+  private rescore(query: Float32Array, hits: { slot: number; score: number }[]): { slot: number; score: number }[] {
+    const out = hits.map((h) => {
+      const row = this.stmt.f32.get(h.slot) as { vec_f32: Buffer } | undefined;
+      if (!row) return h;
+      const f = new Float32Array(row.vec_f32.buffer, row.vec_f32.byteOffset, row.vec_f32.byteLength / 4);
+      let dot = 0;
+      for (let i = 0; i < f.length; i++) dot += f[i] * query[i];
+      return { slot: h.slot, score: dot };
+    });
+    return out.sort((a, b) => b.score - a.score);
+  }
+
+  /** FTS5 BM25 over tokenizer output; filtered with the same in-memory mask as dense search. */
+  searchKeyword(query: string, q: CollectionQuery, k: number, mode: KeywordMode): ScoredPoint<P>[] {
+    const expr = buildFtsQuery(query, mode);
+    if (!expr || this.liveCount === 0) return [];
+    const { mask, count } = this.candidates(q);
+    if (!count) return [];
+    const hits: { slot: number; score: number }[] = [];
+    for (const row of this.stmt.fts.iterate(expr) as Iterable<{ slot: number; rank: number }>) {
+      if (row.slot < mask.length && mask[row.slot]) {
+        hits.push({ slot: row.slot, score: -row.rank });
+        if (hits.length >= k) break;
+      }
+    }
+    return this.withPayloads(hits);
+  }
+}

@@ -1,0 +1,48 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { EmbeddedChunkIndex } from './embedded-chunk-index';
+import { EmbeddedTaskIndex } from './embedded-task-index';
+
+export interface EmbeddedStoreOptions {
+  /** SQLite file, e.g. `<SEXTANT_DATA_DIR>/vectors.sqlite` (a sibling of the relational database). */
+  file: string;
+  /** Expected dimensions; a mismatch with stored data throws at open. Omit to take it from the first upsert. */
+  chunkDims?: number;
+  taskDims?: number;
+  /** ms to wait for a lock held by another connection (default 5000). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Opens (or creates) the embedded vector + keyword store: one SQLite file in WAL mode holding the
+ * `chunks` and `tasks` collections. Everything written is durable when the promise resolves and
+ * is reloaded into memory on the next open.
+ *
+ * @example
+ * const store = openEmbeddedStore({ file: path.join(dataDir, 'vectors.sqlite') });
+ * await store.chunks.upsert(points);
+ * await store.close();
+ */
+export function openEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {
+  if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
+  const db = new Database(options.file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  return new EmbeddedStore(db, options);
+}
+
+export class EmbeddedStore {
+  readonly chunks: EmbeddedChunkIndex;
+  readonly tasks: EmbeddedTaskIndex;
+
+  constructor(private readonly db: Database.Database, options: Omit<EmbeddedStoreOptions, 'file'> = {}) {
+    this.chunks = new EmbeddedChunkIndex(db, { dims: options.chunkDims });
+    this.tasks = new EmbeddedTaskIndex(db, { dims: options.taskDims });
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

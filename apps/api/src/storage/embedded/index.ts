@@ -1,0 +1,4 @@
+export * from './embedded-store';
+export * from './embedded-chunk-index';
+export * from './embedded-task-index';
+export * from './embedded-collection';
