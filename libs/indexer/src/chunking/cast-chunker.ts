@@ -1,0 +1,430 @@
+import type Parser from 'tree-sitter';
+import type { SymbolDefinition, SymbolKind } from '../symbols/file-symbols';
+import { newDraft, type ChunkDraft } from './chunk-assembler';
+import { isContainerKind, type LanguageSpec } from './language-spec';
+import type { SourceText } from './source-text';
+
+type Node = Parser.SyntaxNode;
+
+/** A definition found while walking: the outer node (with wrappers) and the declaring node. */
+interface Definition {
+  outer: Node;
+  inner: Node;
+  kind: SymbolKind;
+  name: string;
+  body: Node | null;
+}
+
+interface Scope {
+  parent: ChunkDraft;
+  qualifier: string[];
+  parentSymbol: string | null;
+  inClass: boolean;
+  /** Inside a function being split: nested definitions are just statements. */
+  inFunction: boolean;
+  sink: (start: number, end: number) => void;
+}
+
+const SIGNATURE_MAX = 240;
+
+/**
+ * cAST-style structural chunking: definitions become their own chunks
+ * (file > class > method/function); the code around them is greedily merged
+ * sibling-by-sibling up to the budget; anything too big is split recursively
+ * along its children, and only a childless node is cut along lines.
+ */
+export class CastChunker {
+  readonly drafts: ChunkDraft[] = [];
+  readonly definitions: SymbolDefinition[] = [];
+  private readonly fileDraft: ChunkDraft;
+  private preludeOpen = true;
+  /** Most recently placed chunk range, so a lone closing `}` can join it instead of becoming a chunk. */
+  private lastPlaced: ChunkDraft | null = null;
+
+  constructor(
+    private readonly src: SourceText,
+    private readonly spec: LanguageSpec,
+    private readonly path: string,
+    private readonly budget: number,
+    private readonly isPython: boolean,
+  ) {
+    this.fileDraft = newDraft({ chunkType: 'file' });
+    this.drafts.push(this.fileDraft);
+  }
+
+  run(root: Node): { drafts: ChunkDraft[]; file: ChunkDraft } {
+    const scope: Scope = {
+      parent: this.fileDraft,
+      qualifier: [],
+      parentSymbol: null,
+      inClass: false,
+      inFunction: false,
+      sink: (start, end) => {
+        if (this.preludeOpen && this.fileDraft.start < 0) {
+          this.place(this.fileDraft, start, end);
+        } else {
+          const window = newDraft({ chunkType: 'window', parent: this.fileDraft });
+          this.drafts.push(window);
+          this.place(window, start, end);
+        }
+        this.preludeOpen = false;
+      },
+    };
+    this.emitSequence(root.children, scope, null);
+    return { drafts: this.drafts, file: this.fileDraft };
+  }
+
+  private size(start: number, end: number): number {
+    return this.src.size(start, end);
+  }
+
+  /** Greedy merge of siblings; definitions are emitted on their own. */
+  private emitSequence(items: Node[], scope: Scope, leadStart: number | null): void {
+    let gStart = -1;
+    let gEnd = -1;
+    let gFirst = -1;
+    let gSize = 0;
+    if (leadStart !== null && items.length > 0 && leadStart < items[0].startIndex) {
+      gStart = leadStart;
+      gEnd = items[0].startIndex;
+      gFirst = 0;
+      gSize = this.size(leadStart, items[0].startIndex);
+    }
+    const flush = (): void => {
+      if (gStart >= 0 && gEnd > gStart && !this.joinPunctuation(gStart, gEnd)) scope.sink(gStart, gEnd);
+      gStart = -1;
+      gFirst = -1;
+      gSize = 0;
+    };
+
+    for (let i = 0; i < items.length; i++) {
+      const node = items[i];
+      const def = scope.inFunction ? null : this.classify(node);
+      if (def) {
+        let defStart = node.startIndex;
+        if (gStart >= 0) {
+          // Comments, decorators and attributes right above a definition belong to it.
+          let j = i - 1;
+          let cursor = node.startIndex;
+          while (j >= gFirst && this.spec.leading.has(items[j].type) && this.adjacent(items[j].endIndex, cursor)) {
+            cursor = items[j].startIndex;
+            j--;
+          }
+          if (cursor < node.startIndex && this.size(cursor, node.startIndex) <= this.budget / 2) {
+            defStart = cursor;
+            gEnd = j >= gFirst ? items[j].endIndex : cursor;
+          }
+        }
+        flush();
+        this.emitDefinition(def, defStart, scope);
+        continue;
+      }
+      const s = this.size(node.startIndex, node.endIndex);
+      if (s > this.budget) {
+        flush();
+        this.splitLarge(node, scope);
+        continue;
+      }
+      if (gStart >= 0 && gSize + s > this.budget) flush();
+      if (gStart < 0) {
+        gStart = node.startIndex;
+        gFirst = i;
+      }
+      gEnd = node.endIndex;
+      gSize += s;
+    }
+    flush();
+  }
+
+  private place(draft: ChunkDraft, start: number, end: number): void {
+    draft.start = start;
+    draft.end = end;
+    this.lastPlaced = draft;
+  }
+
+  /** Closing delimiters (`}`, `});`) extend the previous chunk when it is adjacent and has room. */
+  private joinPunctuation(start: number, end: number): boolean {
+    const last = this.lastPlaced;
+    if (!last || last.end > start || end - start > 16) return false;
+    const text = this.src.text;
+    if (/[\w$]/.test(text.slice(start, end)) || text.slice(last.end, start).trim() !== '') return false;
+    if (this.size(last.start, end) > this.budget) return false;
+    last.end = end;
+    return true;
+  }
+
+  /** Blank lines separate a comment from the definition below it. */
+  private adjacent(end: number, nextStart: number): boolean {
+    let newlines = 0;
+    const text = this.src.text;
+    for (let k = end; k < nextStart; k++) if (text.charCodeAt(k) === 10 && ++newlines > 1) return false;
+    return true;
+  }
+
+  private splitLarge(node: Node, scope: Scope): void {
+    const children = this.flatten(node, null);
+    if (children.length <= 1) {
+      if (children.length === 1 && (children[0].startIndex !== node.startIndex || children[0].endIndex !== node.endIndex)) {
+        this.splitLarge(children[0], scope);
+        return;
+      }
+      this.splitLines(node.startIndex, node.endIndex, scope.sink);
+      return;
+    }
+    const first = children[0].startIndex > node.startIndex ? node.startIndex : null;
+    this.emitSequence(children, scope, first);
+  }
+
+  /** Cut a childless range into line groups within budget (a single huge line stays whole). */
+  private splitLines(start: number, end: number, sink: (start: number, end: number) => void): void {
+    const src = this.src;
+    let line = src.lineOf(start);
+    let chunkStart = start;
+    let chunkSize = 0;
+    while (chunkStart < end) {
+      const lineEnd = Math.min(src.lineEnd(line), end);
+      const lineStart = Math.max(src.lineStarts[line], chunkStart);
+      const s = this.size(lineStart, lineEnd);
+      if (chunkSize > 0 && chunkSize + s > this.budget) {
+        sink(chunkStart, lineStart);
+        chunkStart = lineStart;
+        chunkSize = 0;
+      }
+      chunkSize += s;
+      if (lineEnd >= end) break;
+      line++;
+    }
+    if (end > chunkStart) sink(chunkStart, end);
+  }
+
+  /** Children of `node` with body containers (and the path down to `inner`) opened up. */
+  private flatten(node: Node, inner: Node | null): Node[] {
+    const out: Node[] = [];
+    const expand = (n: Node): void => {
+      for (const child of n.children) {
+        const onPathToInner = inner !== null && contains(child, inner) && child.childCount > 0;
+        if (onPathToInner || this.spec.bodies.has(child.type)) expand(child);
+        else out.push(child);
+      }
+    };
+    expand(node);
+    return out;
+  }
+
+  private classify(node: Node): Definition | null {
+    const spec = this.spec;
+    let inner = node;
+    const wrapperFields = spec.wrappers[node.type];
+    if (wrapperFields) {
+      let found: Node | null = null;
+      for (const field of wrapperFields) {
+        found = node.childForFieldName(field);
+        if (found) break;
+      }
+      if (!found) return null;
+      inner = found;
+      if (spec.wrappers[inner.type]) {
+        const nested = this.classify(inner);
+        return nested ? { ...nested, outer: node } : null;
+      }
+    }
+    if (spec.variableDeclarations.includes(inner.type)) return this.classifyVariable(node, inner);
+    const kind = spec.definitions[inner.type];
+    if (!kind) return null;
+    const name = this.definitionName(inner, kind);
+    if (!name && inner === node) return null;
+    let finalKind = kind;
+    if (inner.type === 'type_declaration') {
+      const typeNode = inner.namedChildren.find((c) => c.type === 'type_spec')?.childForFieldName('type');
+      finalKind = typeNode?.type === 'struct_type' ? 'struct' : typeNode?.type === 'interface_type' ? 'interface' : 'type';
+    }
+    return { outer: node, inner, kind: finalKind, name: name ?? 'default', body: this.bodyOf(inner) };
+  }
+
+  private classifyVariable(outer: Node, declaration: Node): Definition | null {
+    const declarators = declaration.namedChildren.filter((c) => c.type === 'variable_declarator');
+    if (declarators.length !== 1) return null;
+    const value = declarators[0].childForFieldName('value');
+    if (!value || !this.spec.functionValues.includes(value.type)) return null;
+    const nameNode = declarators[0].childForFieldName('name');
+    if (!nameNode || nameNode.type !== 'identifier') return null;
+    return { outer, inner: declaration, kind: 'function', name: nameNode.text, body: value.childForFieldName('body') };
+  }
+
+  private definitionName(inner: Node, kind: SymbolKind): string | null {
+    if (inner.type === 'impl_item') {
+      const type = inner.childForFieldName('type');
+      return type ? type.text.replace(/<.*$/s, '') : null;
+    }
+    if (inner.type === 'type_declaration') {
+      const spec = inner.namedChildren.find((c) => c.type === 'type_spec' || c.type === 'type_alias');
+      return spec?.childForFieldName('name')?.text ?? null;
+    }
+    const name = inner.childForFieldName('name');
+    if (name) return name.text;
+    return kind === 'function' || kind === 'class' ? null : null;
+  }
+
+  private bodyOf(inner: Node): Node | null {
+    if (inner.type === 'type_declaration') {
+      const typeNode = inner.namedChildren.find((c) => c.type === 'type_spec')?.childForFieldName('type');
+      return typeNode ?? null;
+    }
+    return inner.childForFieldName('body');
+  }
+
+  private receiverType(inner: Node): string | null {
+    const receiver = inner.childForFieldName('receiver');
+    if (!receiver) return null;
+    const match = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)\s*$/.exec(receiver.text);
+    return match ? match[1] : null;
+  }
+
+  private emitDefinition(def: Definition, defStart: number, scope: Scope): void {
+    const container = isContainerKind(def.kind);
+    let kind: SymbolKind = def.kind;
+    let qualifier = [...scope.qualifier, def.name];
+    if (!container) {
+      if (scope.inClass) kind = 'method';
+      const receiver = def.inner.type === 'method_declaration' && !scope.inClass ? this.receiverType(def.inner) : null;
+      if (receiver) qualifier = [...scope.qualifier, receiver, def.name];
+      else if (kind === 'method' && !scope.inClass) kind = def.inner.type === 'method_definition' ? 'function' : kind;
+    }
+    const qualifiedName = qualifier.join('.');
+    const end = def.outer.endIndex;
+    const draft = newDraft({
+      chunkType: container ? 'class' : kind === 'method' ? 'method' : 'function',
+      name: def.name,
+      qualifiedName,
+      signature: this.signature(def),
+      docstring: this.docstring(def, defStart),
+      parent: scope.parent,
+      // A method chunk of a split class keeps the class header as context for embedding.
+      headerLines: scope.inClass && scope.parent.signature ? [`in: ${scope.parent.signature}`] : undefined,
+    });
+    this.drafts.push(draft);
+    this.preludeOpen = false;
+    this.recordDefinition(def.name, qualifiedName, kind, scope.parentSymbol, def.outer.startIndex, end);
+
+    const childScopeBase = { qualifier, parentSymbol: qualifiedName };
+    if (this.size(defStart, end) <= this.budget) {
+      this.place(draft, defStart, end);
+      if (container && def.body) this.collectNestedDefinitions(def.body, qualifier, qualifiedName);
+      return;
+    }
+
+    const items = def.body ? this.flattenDefinition(def.outer, def.body) : this.flatten(def.outer, def.inner);
+    let first = true;
+    const sink = (start: number, stop: number): void => {
+      if (first) {
+        this.place(draft, start, stop);
+        first = false;
+      } else {
+        const part = newDraft({ ...draft, parent: draft, docstring: null, headerLines: undefined, id: undefined });
+        this.drafts.push(part);
+        this.place(part, start, stop);
+      }
+    };
+    const lead = items.length > 0 && defStart < items[0].startIndex ? defStart : null;
+    this.emitSequence(items, { ...childScopeBase, parent: draft, inClass: container, inFunction: !container, sink }, lead);
+  }
+
+  /** Outer node's children with the path down to the body opened and the body's children spliced in. */
+  private flattenDefinition(outer: Node, body: Node): Node[] {
+    const out: Node[] = [];
+    const expand = (n: Node): void => {
+      for (const child of n.children) {
+        const onPathToBody = contains(child, body) && child.childCount > 0;
+        if (onPathToBody || (this.spec.bodies.has(child.type) && contains(body, child))) expand(child);
+        else out.push(child);
+      }
+    };
+    expand(outer);
+    return out;
+  }
+
+  /** Methods of a class that fits in one chunk are still symbols. */
+  private collectNestedDefinitions(body: Node, qualifier: string[], parentSymbol: string): void {
+    for (const child of this.flatten(body, null)) {
+      const def = this.classify(child);
+      if (!def) continue;
+      const container = isContainerKind(def.kind);
+      const kind: SymbolKind = container ? def.kind : 'method';
+      const q = [...qualifier, def.name];
+      this.recordDefinition(def.name, q.join('.'), kind, parentSymbol, def.outer.startIndex, def.outer.endIndex);
+      if (container && def.body) this.collectNestedDefinitions(def.body, q, q.join('.'));
+    }
+  }
+
+  private recordDefinition(name: string, qualifiedName: string, kind: SymbolKind, parent: string | null, start: number, end: number): void {
+    const src = this.src;
+    this.definitions.push({
+      name,
+      symbol: `${this.path}:${qualifiedName}`,
+      kind,
+      parent: parent ? `${this.path}:${parent}` : null,
+      startLine: src.lineOf(start),
+      endLine: src.lineOf(Math.max(start, end - 1)),
+      startByte: src.byteOffset(start),
+      endByte: src.byteOffset(end),
+    });
+  }
+
+  private signature(def: Definition): string | null {
+    const start = def.inner.startIndex;
+    let end = def.body ? def.body.startIndex : def.inner.endIndex;
+    if (def.body && def.inner.type === 'type_declaration') end = def.body.startIndex;
+    let raw = this.src.text.slice(start, end);
+    if (!def.body) raw = raw.split('\n')[0];
+    let sig = raw.replace(/\s+/g, ' ').trim();
+    if (this.isPython) sig = sig.replace(/:$/, '');
+    sig = sig.replace(/(=>|=)$/, '$1').replace(/\s*\{$/, '');
+    if (sig.length > SIGNATURE_MAX) sig = `${sig.slice(0, SIGNATURE_MAX - 1)}…`;
+    return sig || null;
+  }
+
+  private docstring(def: Definition, defStart: number): string | null {
+    if (this.isPython) {
+      const first = def.body?.namedChildren[0];
+      const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
+      if (str && str.type === 'string') return cleanPythonString(str.text);
+      return null;
+    }
+    if (defStart >= def.outer.startIndex) {
+      // Comments may also sit inside the wrapper (decorators before a class).
+      return null;
+    }
+    const raw = this.src.text.slice(defStart, def.outer.startIndex);
+    const doc = cleanComment(raw);
+    return doc || null;
+  }
+}
+
+function sameNode(a: Node, b: Node): boolean {
+  return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+}
+
+function contains(outer: Node, inner: Node): boolean {
+  return outer.startIndex <= inner.startIndex && outer.endIndex >= inner.endIndex;
+}
+
+export function cleanComment(raw: string): string {
+  return raw
+    .split('\n')
+    .filter((line) => !/^\s*(@|#\[)/.test(line))
+    .map((line) =>
+      line
+        .replace(/^\s*(\/\*\*?|\*\/|\*(?!\/)|\/\/\/?|#)\s?/, '')
+        .replace(/\s*\*\/\s*$/, '')
+        .trimEnd(),
+    )
+    .join('\n')
+    .trim();
+}
+
+function cleanPythonString(raw: string): string {
+  return raw
+    .replace(/^[rRbBuUfF]*("""|'''|"|')/, '')
+    .replace(/("""|'''|"|')$/, '')
+    .trim();
+}

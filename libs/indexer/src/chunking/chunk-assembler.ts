@@ -1,0 +1,122 @@
+import type { Language } from '../language/language';
+import type { ImportReference } from '../symbols/file-symbols';
+import { chunkId, sha256Hex } from './chunk-id';
+import type { ChunkType, CodeChunk } from './code-chunk';
+import type { SourceText } from './source-text';
+
+/** A chunk before ids and derived fields exist. Ranges are char indexes, end exclusive. */
+export interface ChunkDraft {
+  chunkType: ChunkType;
+  name: string | null;
+  /** Symbol path after `path:` (e.g. `SessionStore.refresh`); null for file/window chunks. */
+  qualifiedName: string | null;
+  signature: string | null;
+  docstring: string | null;
+  start: number;
+  end: number;
+  parent: ChunkDraft | null;
+  /** Extra lines for the embed header (file outline, heading path). */
+  headerLines?: string[];
+  /** Filled by assembly. */
+  id?: string;
+}
+
+export function newDraft(fields: Partial<ChunkDraft> & Pick<ChunkDraft, 'chunkType'>): ChunkDraft {
+  return {
+    name: null,
+    qualifiedName: null,
+    signature: null,
+    docstring: null,
+    start: -1,
+    end: -1,
+    parent: null,
+    ...fields,
+  };
+}
+
+const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+
+/**
+ * Turns drafts (created parents-first) into final chunks: content slices,
+ * hashes, deterministic ids, lines, UTF-8 offsets, used imports and embed text.
+ */
+export function assembleChunks(
+  drafts: ChunkDraft[],
+  input: { workspaceId: string; repoId: string; path: string; lang: Language | null },
+  src: SourceText,
+  imports: ImportReference[],
+): CodeChunk[] {
+  const text = src.text;
+  const seen = new Map<string, number>();
+  const chunks: CodeChunk[] = [];
+  const allSources = [...new Set(imports.map((i) => i.source))];
+  const importNames = imports.flatMap((i) => i.names.map((name) => [name, i.source] as const));
+
+  for (const draft of drafts) {
+    if (draft.start < 0 || draft.end < draft.start) {
+      if (draft.chunkType !== 'file') continue;
+      draft.start = 0;
+      draft.end = 0;
+    }
+    let start = draft.start;
+    // Start at the beginning of the line when only indentation precedes, so the slice reads naturally.
+    let k = start;
+    while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
+    if (k === 0 || text.charCodeAt(k - 1) === 10) start = k;
+    const end = draft.end;
+    const content = text.slice(start, end);
+    if (content.trim() === '' && draft.chunkType !== 'file') continue;
+
+    const contentHash = sha256Hex(content);
+    const symbol = draft.qualifiedName ? `${input.path}:${draft.qualifiedName}` : input.path;
+    const key = `${draft.chunkType}\u0000${symbol}\u0000${contentHash}`;
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    const id = chunkId({ ...input, chunkType: draft.chunkType, symbol, contentHash, occurrence });
+    draft.id = id;
+
+    let usedImports: string[];
+    if (draft.chunkType === 'file') usedImports = allSources;
+    else if (importNames.length === 0) usedImports = [];
+    else {
+      const identifiers = new Set(content.match(IDENTIFIER) ?? []);
+      usedImports = [...new Set(importNames.filter(([name]) => identifiers.has(name)).map(([, source]) => source))];
+    }
+
+    const startLine = src.lineOf(start);
+    const endLine = end > start ? src.lineOf(end - 1) : startLine;
+    const header = [`path: ${input.path}`];
+    if (draft.qualifiedName) header.push(`symbol: ${symbol}`);
+    if (draft.signature) header.push(`signature: ${draft.signature}`);
+    if (draft.headerLines) header.push(...draft.headerLines);
+
+    chunks.push({
+      id,
+      workspaceId: input.workspaceId,
+      repoId: input.repoId,
+      path: input.path,
+      lang: input.lang,
+      chunkType: draft.chunkType,
+      name: draft.name,
+      symbol,
+      signature: draft.signature,
+      docstring: draft.docstring,
+      imports: usedImports,
+      parentId: findParentId(draft),
+      startLine,
+      endLine,
+      startByte: src.byteOffset(start),
+      endByte: src.byteOffset(end),
+      contentHash,
+      content,
+      embedText: `${header.join('\n')}\n\n${content}`,
+    });
+  }
+  return chunks;
+}
+
+function findParentId(draft: ChunkDraft): string | null {
+  let parent = draft.parent;
+  while (parent && !parent.id) parent = parent.parent;
+  return parent?.id ?? null;
+}

@@ -1,0 +1,141 @@
+import type Parser from 'tree-sitter';
+import { isParsedLanguage, type ParsedLanguage } from '../language/language';
+import { parseFile } from '../parsing/parse-file';
+import { extractImports } from '../symbols/extract-imports';
+import { extractReferences } from '../symbols/extract-references';
+import type { FileSymbols, ImportReference, SymbolDefinition } from '../symbols/file-symbols';
+import { CastChunker } from './cast-chunker';
+import { assembleChunks, newDraft, type ChunkDraft } from './chunk-assembler';
+import { DEFAULT_CHUNK_OPTIONS, type ChunkFileInput, type ChunkFileResult, type ChunkOptions } from './code-chunk';
+import { languageSpec } from './language-spec';
+import { markdownDrafts } from './markdown-chunker';
+import { SourceText } from './source-text';
+import { windowDrafts } from './window-chunker';
+
+/** Above this share of error-node text the tree is not worth following. */
+const MAX_ERROR_SHARE = 0.5;
+
+/**
+ * Chunk one file, synchronously in the calling thread: tree-sitter + cAST for
+ * code, headings for Markdown, overlapping line windows for anything else (and
+ * for code that fails to parse). Never throws for bad input: failures come back
+ * as `parse: 'fallback'` with `error`.
+ *
+ * @example
+ * const { chunks, symbols } = chunkFile({
+ *   workspaceId: 'ws', repoId: 'repo', path: 'auth/session.ts', lang: 'typescript',
+ *   text: 'export class SessionStore { refresh() { return 1; } }',
+ * });
+ * chunks.map((c) => `${c.chunkType} ${c.symbol}`);
+ * // ['file auth/session.ts', 'class auth/session.ts:SessionStore']
+ */
+export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): ChunkFileResult {
+  const opts = { ...DEFAULT_CHUNK_OPTIONS, ...options };
+  const budget = Math.max(50, opts.maxChunkChars);
+  const src = new SourceText(input.text);
+  const emptySymbols = (): FileSymbols => ({ path: input.path, definitions: [], references: [], imports: [] });
+  const windows = (): ChunkDraft[] => windowDrafts(src, budget, opts.windowOverlapLines);
+
+  if (opts.forceFallback) {
+    return {
+      chunks: assembleChunks(windows(), input, src, []),
+      symbols: emptySymbols(),
+      parse: 'fallback',
+      error: opts.fallbackReason ?? 'fallback requested',
+    };
+  }
+  if (input.lang === 'markdown') {
+    return { chunks: assembleChunks(markdownDrafts(src, budget), input, src, []), symbols: emptySymbols(), parse: 'ok' };
+  }
+  if (!isParsedLanguage(input.lang)) {
+    return { chunks: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'unsupported' };
+  }
+
+  const lang: ParsedLanguage = input.lang;
+  let tree: Parser.Tree;
+  try {
+    tree = parseFile(input.text, lang);
+  } catch (error) {
+    return fallback(`parse failed: ${(error as Error).message}`);
+  }
+  const root = tree.rootNode;
+  const hasSyntaxErrors = root.hasError;
+  if (hasSyntaxErrors && errorShare(root, src) > MAX_ERROR_SHARE) return fallback('syntax errors cover most of the file');
+
+  try {
+    const spec = languageSpec(lang);
+    const chunker = new CastChunker(src, spec, input.path, budget, lang === 'python');
+    const { drafts, file } = chunker.run(root);
+    addUncoveredWindows(drafts, file, src, budget);
+    const imports = extractImports(root, lang, spec.imports);
+    file.headerLines = outline(imports, chunker.definitions);
+    const references = extractReferences(root, lang, spec.referenceQuery, chunker.definitions);
+    const symbols: FileSymbols = { path: input.path, definitions: chunker.definitions, references, imports };
+    const result: ChunkFileResult = { chunks: assembleChunks(drafts, input, src, imports), symbols, parse: 'ok' };
+    if (hasSyntaxErrors) result.hasSyntaxErrors = true;
+    return result;
+  } catch (error) {
+    return fallback(`chunking failed: ${(error as Error).message}`);
+  }
+
+  function fallback(reason: string): ChunkFileResult {
+    return { chunks: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'fallback', error: reason };
+  }
+}
+
+function errorShare(root: Parser.SyntaxNode, src: SourceText): number {
+  const total = src.size(0, src.length);
+  if (total === 0) return 0;
+  if (root.isError) return 1;
+  let covered = 0;
+  let lastEnd = -1;
+  for (const node of root.descendantsOfType('ERROR')) {
+    if (node.startIndex < lastEnd) continue;
+    covered += src.size(node.startIndex, node.endIndex);
+    lastEnd = node.endIndex;
+  }
+  return covered / total;
+}
+
+/** Safety net: any non-blank text no chunk covers becomes a window chunk, so no line is ever lost. */
+function addUncoveredWindows(drafts: ChunkDraft[], file: ChunkDraft, src: SourceText, budget: number): void {
+  const ranges = drafts.filter((d) => d.start >= 0 && d.end > d.start).sort((a, b) => a.start - b.start);
+  const gaps: [number, number][] = [];
+  let cursor = 0;
+  for (const range of ranges) {
+    if (range.start > cursor && src.size(cursor, range.start) > 0) gaps.push([cursor, range.start]);
+    cursor = Math.max(cursor, range.end);
+  }
+  if (src.length > cursor && src.size(cursor, src.length) > 0) gaps.push([cursor, src.length]);
+  for (const [start, end] of gaps) {
+    let partStart = start;
+    let line = src.lineOf(start);
+    while (partStart < end) {
+      let stop = partStart;
+      let size = 0;
+      while (stop < end) {
+        const lineEnd = Math.min(end, src.lineEnd(line) + 1);
+        const s = src.size(stop, lineEnd);
+        if (size > 0 && size + s > budget) break;
+        size += s;
+        stop = lineEnd;
+        line++;
+      }
+      if (src.size(partStart, stop) > 0) {
+        if (file.start < 0 && partStart === 0) {
+          file.start = partStart;
+          file.end = stop;
+        } else drafts.push(newDraft({ chunkType: 'window', start: partStart, end: stop, parent: file }));
+      }
+      partStart = stop;
+    }
+  }
+}
+
+function outline(imports: ImportReference[], definitions: SymbolDefinition[]): string[] {
+  const lines: string[] = [];
+  if (imports.length > 0) lines.push(`imports: ${[...new Set(imports.map((i) => i.source))].join(', ')}`);
+  const topLevel = definitions.filter((d) => d.parent === null).slice(0, 50);
+  if (topLevel.length > 0) lines.push(`defines: ${topLevel.map((d) => `${d.kind} ${d.name}`).join(', ')}`);
+  return lines;
+}

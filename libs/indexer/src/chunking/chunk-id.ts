@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+
+/** Namespace for every Sextant chunk id (a fixed random UUID). */
+export const SEXTANT_CHUNK_NAMESPACE = '6f1c3f0e-5a8b-4c1e-9d7a-2b4e8f0c1a37';
+
+const namespaceBytes = Buffer.from(SEXTANT_CHUNK_NAMESPACE.replace(/-/g, ''), 'hex');
+
+/**
+ * RFC 4122 version-5 (SHA-1, name-based) UUID.
+ *
+ * @example uuidV5('hello', SEXTANT_CHUNK_NAMESPACE) // same string every time
+ */
+export function uuidV5(name: string, namespace: Buffer = namespaceBytes): string {
+  const hash = createHash('sha1').update(namespace).update(name, 'utf8').digest();
+  hash[6] = (hash[6] & 0x0f) | 0x50;
+  hash[8] = (hash[8] & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Deterministic chunk id: the same workspace/repo/path/kind/symbol/content always gives the same id. */
+export function chunkId(parts: {
+  workspaceId: string;
+  repoId: string;
+  path: string;
+  chunkType: string;
+  symbol: string;
+  contentHash: string;
+  occurrence?: number;
+}): string {
+  const name = [parts.workspaceId, parts.repoId, parts.path, parts.chunkType, parts.symbol, parts.contentHash].join('\u0000');
+  return uuidV5(parts.occurrence ? `${name}\u0000${parts.occurrence}` : name);
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}

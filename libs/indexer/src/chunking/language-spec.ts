@@ -1,0 +1,132 @@
+import type { ParsedLanguage } from '../language/language';
+import type { SymbolKind } from '../symbols/file-symbols';
+
+/** Which tree-sitter node types mean what, per language. */
+export interface LanguageSpec {
+  /** Definition node type -> symbol kind (function kinds become `method` inside classes). */
+  definitions: Record<string, SymbolKind>;
+  /** Nodes that wrap a definition (`export_statement`, `decorated_definition`) and the fields holding it. */
+  wrappers: Record<string, string[]>;
+  /** `const f = () => {}` style: declaration types whose declarator holds a function value. */
+  variableDeclarations: string[];
+  functionValues: string[];
+  /** Containers whose children are flattened when a node is split (bodies, blocks). */
+  bodies: Set<string>;
+  /** Comment-like nodes attached to the following definition (comments, decorators, attributes). */
+  leading: Set<string>;
+  comments: Set<string>;
+  imports: Set<string>;
+  /** tree-sitter query capturing `@call`, `@new`, `@macro` names. */
+  referenceQuery: string;
+}
+
+const JS_DEFINITIONS: Record<string, SymbolKind> = {
+  class_declaration: 'class',
+  abstract_class_declaration: 'class',
+  class: 'class',
+  interface_declaration: 'interface',
+  enum_declaration: 'enum',
+  function_declaration: 'function',
+  generator_function_declaration: 'function',
+  function_expression: 'function',
+  method_definition: 'method',
+};
+
+const JS_QUERY = `
+(call_expression function: [(identifier) @call (member_expression property: (property_identifier) @call)])
+(new_expression constructor: [(identifier) @new (member_expression property: (property_identifier) @new)])
+`;
+
+const js = (withTypes: boolean): LanguageSpec => ({
+  definitions: withTypes ? JS_DEFINITIONS : { ...JS_DEFINITIONS, interface_declaration: undefined as never, enum_declaration: undefined as never },
+  wrappers: { export_statement: ['declaration', 'value'] },
+  variableDeclarations: ['lexical_declaration', 'variable_declaration'],
+  functionValues: ['arrow_function', 'function_expression', 'function', 'generator_function'],
+  bodies: new Set(['class_body', 'statement_block', 'interface_body', 'enum_body', 'object_type', 'switch_body']),
+  leading: new Set(['comment', 'decorator']),
+  comments: new Set(['comment']),
+  imports: new Set(['import_statement']),
+  referenceQuery: JS_QUERY,
+});
+
+const SPECS: Record<ParsedLanguage, LanguageSpec> = {
+  typescript: js(true),
+  tsx: js(true),
+  javascript: js(false),
+  python: {
+    definitions: { class_definition: 'class', function_definition: 'function' },
+    wrappers: { decorated_definition: ['definition'] },
+    variableDeclarations: [],
+    functionValues: [],
+    bodies: new Set(['block']),
+    leading: new Set(['comment']),
+    comments: new Set(['comment']),
+    imports: new Set(['import_statement', 'import_from_statement', 'future_import_statement']),
+    referenceQuery: `(call function: [(identifier) @call (attribute attribute: (identifier) @call)])`,
+  },
+  go: {
+    definitions: { function_declaration: 'function', method_declaration: 'method', type_declaration: 'type' },
+    wrappers: {},
+    variableDeclarations: [],
+    functionValues: [],
+    bodies: new Set(['block', 'statement_list', 'field_declaration_list', 'interface_type', 'struct_type']),
+    leading: new Set(['comment']),
+    comments: new Set(['comment']),
+    imports: new Set(['import_declaration']),
+    referenceQuery: `(call_expression function: [(identifier) @call (selector_expression field: (field_identifier) @call)])`,
+  },
+  java: {
+    definitions: {
+      class_declaration: 'class',
+      interface_declaration: 'interface',
+      enum_declaration: 'enum',
+      record_declaration: 'class',
+      annotation_type_declaration: 'interface',
+      method_declaration: 'method',
+      constructor_declaration: 'method',
+    },
+    wrappers: {},
+    variableDeclarations: [],
+    functionValues: [],
+    bodies: new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'block', 'constructor_body', 'annotation_type_body', 'switch_block']),
+    leading: new Set(['line_comment', 'block_comment']),
+    comments: new Set(['line_comment', 'block_comment']),
+    imports: new Set(['import_declaration']),
+    referenceQuery: `(method_invocation name: (identifier) @call) (object_creation_expression type: (type_identifier) @new)`,
+  },
+  rust: {
+    definitions: {
+      struct_item: 'struct',
+      enum_item: 'enum',
+      trait_item: 'trait',
+      impl_item: 'impl',
+      function_item: 'function',
+      union_item: 'struct',
+    },
+    wrappers: {},
+    variableDeclarations: [],
+    functionValues: [],
+    bodies: new Set(['declaration_list', 'block', 'field_declaration_list', 'enum_variant_list', 'match_block']),
+    leading: new Set(['line_comment', 'block_comment', 'attribute_item']),
+    comments: new Set(['line_comment', 'block_comment']),
+    imports: new Set(['use_declaration', 'extern_crate_declaration']),
+    referenceQuery: `
+(call_expression function: [(identifier) @call (field_expression field: (field_identifier) @call) (scoped_identifier name: (identifier) @call)])
+(macro_invocation macro: (identifier) @macro)
+`,
+  },
+};
+
+for (const spec of Object.values(SPECS)) {
+  for (const key of Object.keys(spec.definitions)) if (spec.definitions[key] === undefined) delete spec.definitions[key];
+}
+
+export function languageSpec(lang: ParsedLanguage): LanguageSpec {
+  return SPECS[lang];
+}
+
+const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'struct', 'trait', 'impl', 'type']);
+
+export function isContainerKind(kind: SymbolKind): boolean {
+  return CONTAINER_KINDS.has(kind);
+}

@@ -1,0 +1,18 @@
+import type Parser from 'tree-sitter';
+import type { ParsedLanguage } from '../language/language';
+import { parserFor } from './parser-registry';
+
+/**
+ * Parse source text with the thread's cached tree-sitter parser for `lang`.
+ * The buffer is sized to the text because node-tree-sitter's default (32 KB)
+ * makes larger files fail to parse.
+ *
+ * @example
+ * const tree = parseFile('const a = 1;', 'typescript');
+ * tree.rootNode.type // 'program'
+ */
+export function parseFile(text: string, lang: ParsedLanguage): Parser.Tree {
+  const parser = parserFor(lang);
+  const bufferSize = Math.max(32 * 1024, text.length * 2 + 1024);
+  return parser.parse(text, undefined, { bufferSize });
+}

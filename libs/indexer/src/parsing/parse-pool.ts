@@ -1,0 +1,157 @@
+import { availableParallelism } from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { chunkFile } from '../chunking/chunk-file';
+import type { ChunkFileInput, ChunkFileResult, ChunkOptions } from '../chunking/code-chunk';
+
+export interface ParsePoolOptions {
+  /** Worker threads (default: number of cores). */
+  size?: number;
+  /** Per-file budget in ms before the worker is terminated and the file falls back to line windows (default 10000). */
+  timeoutMs?: number;
+}
+
+/** What the pool has done so far. */
+export interface ParsePoolStats {
+  ok: number;
+  fallback: number;
+  unsupported: number;
+  timeouts: number;
+  workerCrashes: number;
+}
+
+interface Task {
+  id: number;
+  input: ChunkFileInput;
+  options?: ChunkOptions;
+  timeoutMs: number;
+  resolve: (result: ChunkFileResult) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * Chunks files on a pool of worker threads. A file that takes longer than the
+ * timeout gets its worker terminated and replaced, and comes back as line-window
+ * chunks with `parse: 'fallback', error: 'timeout'` — one pathological file
+ * cannot stall a job. `chunk` never rejects.
+ *
+ * @example
+ * const pool = new ParsePool({ size: 2, timeoutMs: 5000 });
+ * const result = await pool.chunk({ workspaceId: 'ws', repoId: 'r', path: 'a.py', lang: 'python', text: 'def f(): pass' });
+ * await pool.close();
+ */
+export class ParsePool {
+  readonly size: number;
+  readonly timeoutMs: number;
+  readonly stats: ParsePoolStats = { ok: 0, fallback: 0, unsupported: 0, timeouts: 0, workerCrashes: 0 };
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor({ size = availableParallelism(), timeoutMs = 10_000 }: ParsePoolOptions = {}) {
+    this.size = Math.max(1, size);
+    this.timeoutMs = timeoutMs;
+    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+  }
+
+  /**
+   * Chunk one file off-thread. `timeoutMs` overrides the pool's budget for this call.
+   */
+  chunk(input: ChunkFileInput, options?: ChunkOptions, call: { timeoutMs?: number } = {}): Promise<ChunkFileResult> {
+    if (this.closed) return Promise.reject(new Error('ParsePool is closed'));
+    return new Promise((resolve) => {
+      this.queue.push({ id: this.nextId++, input, options, timeoutMs: call.timeoutMs ?? this.timeoutMs, resolve });
+      this.dispatch();
+    });
+  }
+
+  /** Terminates the workers; pending calls resolve as fallbacks. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) this.finish(task, this.fallback(task, 'pool closed'));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        if (slot.timer) clearTimeout(slot.timer);
+        if (slot.task) this.finish(slot.task, this.fallback(slot.task, 'pool closed'));
+        slot.task = null;
+        await slot.worker.terminate();
+      }),
+    );
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: createWorker(), task: null, timer: null };
+    slot.worker.on('message', (message: { id: number; result?: ChunkFileResult; error?: string }) => {
+      const task = slot.task;
+      if (!task || task.id !== message.id) return;
+      this.release(slot);
+      this.finish(task, message.result ?? this.fallback(task, message.error ?? 'worker error'));
+    });
+    slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`, false));
+    slot.worker.on('exit', () => {
+      if (slot.task && !this.closed) this.replace(slot, 'worker exited', false);
+    });
+    slot.worker.unref();
+    return slot;
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.task) continue;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      slot.timer = setTimeout(() => this.replace(slot, 'timeout', true), task.timeoutMs);
+      slot.worker.postMessage({ id: task.id, input: task.input, options: task.options });
+    }
+  }
+
+  private release(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+    this.dispatch();
+  }
+
+  private replace(slot: Slot, reason: string, timedOut: boolean): void {
+    const task = slot.task;
+    if (!task) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.task = null;
+    const old = slot.worker;
+    old.removeAllListeners();
+    old.on('error', () => undefined);
+    void old.terminate();
+    if (timedOut) this.stats.timeouts++;
+    else this.stats.workerCrashes++;
+    if (!this.closed) {
+      const index = this.slots.indexOf(slot);
+      this.slots[index] = this.spawn();
+    }
+    this.finish(task, this.fallback(task, reason));
+    this.dispatch();
+  }
+
+  private fallback(task: Task, reason: string): ChunkFileResult {
+    return chunkFile(task.input, { ...task.options, forceFallback: true, fallbackReason: reason });
+  }
+
+  private finish(task: Task, result: ChunkFileResult): void {
+    this.stats[result.parse]++;
+    task.resolve(result);
+  }
+}
+
+/** From TypeScript sources (Jest, ts benches) the worker needs a TS loader; from dist it is plain JS. */
+function createWorker(): Worker {
+  const fromSource = __filename.endsWith('.ts');
+  const script = path.join(__dirname, fromSource ? 'parse.worker.ts' : 'parse.worker.js');
+  return new Worker(script, fromSource ? { execArgv: ['-r', '@swc-node/register'] } : {});
+}
