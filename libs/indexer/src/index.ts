@@ -1,2 +1,14 @@
-export {};
 export * from './git';
+export * from './language/language';
+export * from './discovery/skip-reason';
+export * from './discovery/file-classes';
+export * from './discovery/discover-files';
+export * from './discovery/read-source-file';
+export * from './discovery/redact-secrets';
+export * from './symbols/file-symbols';
+export * from './chunking/code-chunk';
+export * from './chunking/chunk-id';
+export * from './chunking/chunk-file';
+export * from './parsing/parse-file';
+export * from './parsing/parse-pool';
+export * from './chunk-directory';
