@@ -2,3 +2,4 @@ export * from './tokenizer';
 export * from './ports';
 export * from './bm25';
 export * from './fusion';
+export * from './ranking';

@@ -1,0 +1,134 @@
+import picomatch from 'picomatch';
+
+/** One row of the prior table: files matching `glob` get `weight`. */
+export interface PriorRule {
+  /** picomatch glob against the repo-relative path, case-insensitive, dotfiles included. */
+  glob: string | readonly string[];
+  weight: number;
+  /** Shown in explanations ("test", "vendored", ...). */
+  label: string;
+}
+
+/**
+ * The default table, checked top to bottom (first match wins). Everything else is
+ * ordinary source with weight 1. Roughly seed 001's core > ... > archive ladder applied
+ * to code: source 1.0 > tests 0.8 > docs/examples 0.7 > archived/generated/vendored/fixtures 0.4.
+ * The low-weight rows come first so that `vendor/x/test/a.js` counts as vendored.
+ */
+export const DEFAULT_PRIOR_RULES: readonly PriorRule[] = [
+  { label: 'archived', weight: 0.4, glob: ['**/{archive,archived,attic,deprecated,legacy,obsolete}/**'] },
+  { label: 'vendored', weight: 0.4, glob: ['**/{vendor,vendors,vendored,third_party,third-party,thirdparty,node_modules,bower_components,external}/**'] },
+  {
+    label: 'generated',
+    weight: 0.4,
+    glob: [
+      '**/{dist,build,out,generated,__generated__,gen,coverage}/**',
+      '**/*.{min.js,min.css,map,snap,lock,lockb}',
+      '**/*.{generated,gen,pb,g}.*',
+      '**/*_pb2.py',
+      '**/{package-lock.json,yarn.lock,pnpm-lock.yaml,go.sum,cargo.lock,poetry.lock,composer.lock,gemfile.lock}',
+    ],
+  },
+  { label: 'fixture', weight: 0.4, glob: ['**/{fixtures,fixture,__fixtures__,testdata,test-data,test_data,__snapshots__,__mocks__,mocks}/**'] },
+  {
+    label: 'test',
+    weight: 0.8,
+    glob: [
+      '**/{test,tests,__tests__,spec,specs,e2e,testing,integration-tests}/**',
+      '**/*.{test,spec,e2e-spec,e2e,bench}.*',
+      '**/test_*.py',
+      '**/*_test.{go,py,rs,rb,exs}',
+      '**/*{Test,Tests,IT}.{java,kt,scala,cs}',
+    ],
+  },
+  {
+    label: 'docs',
+    weight: 0.7,
+    glob: ['**/{docs,doc,documentation,examples,example,samples,sample,demo,demos,benchmarks,bench}/**', '**/*.{md,mdx,rst,adoc,txt}'],
+  },
+];
+
+/** Options for {@link StructuralPriors}. */
+export interface StructuralPriorsOptions {
+  /** Weight of a path no rule matches (default 1). */
+  defaultWeight?: number;
+}
+
+/**
+ * Path-based ranking priors: an ordered glob -> weight table, first matching rule wins.
+ * Configure per workspace to express "core > system > concepts > meta > test > archive"
+ * or any other ladder.
+ *
+ * @example
+ * const priors = new StructuralPriors([
+ *   { label: 'core', glob: 'docs/core/**', weight: 1.0 },
+ *   { label: 'system', glob: 'docs/system/**', weight: 0.9 },
+ *   { label: 'archive', glob: '**\/archive/**', weight: 0.4 },
+ * ]);
+ * priors.priorFor('docs/system/queues.md') // 0.9
+ */
+export class StructuralPriors {
+  private readonly matchers: Array<{ rule: PriorRule; test: (path: string) => boolean }>;
+  private readonly defaultWeight: number;
+
+  constructor(readonly rules: readonly PriorRule[] = DEFAULT_PRIOR_RULES, options: StructuralPriorsOptions = {}) {
+    this.defaultWeight = options.defaultWeight ?? 1;
+    for (const rule of rules) {
+      if (!Number.isFinite(rule.weight) || rule.weight < 0) throw new RangeError(`Prior rule "${rule.label}" needs a weight >= 0, got ${rule.weight}`);
+    }
+    this.matchers = rules.map((rule) => ({ rule, test: picomatch(rule.glob as string | string[], { dot: true, nocase: true }) }));
+  }
+
+  /** The first rule matching `path`, if any. */
+  ruleFor(path: string): PriorRule | undefined {
+    const normalised = normalisePath(path);
+    return this.matchers.find((m) => m.test(normalised))?.rule;
+  }
+
+  /** The prior weight of `path` (first matching rule, else the default weight). */
+  priorFor(path: string): number {
+    return this.ruleFor(path)?.weight ?? this.defaultWeight;
+  }
+}
+
+/** The default priors, shared. */
+export const DEFAULT_STRUCTURAL_PRIORS = new StructuralPriors();
+
+/**
+ * The prior weight of a path under the default (or given) priors.
+ *
+ * @example
+ * priorFor('src/session.ts') // 1
+ * priorFor('test/session.spec.ts') // 0.8
+ */
+export function priorFor(path: string, priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS): number {
+  return priors.priorFor(path);
+}
+
+/** An item after {@link applyPriors}: its new score, the prior applied and the score before. */
+export type WithPrior<T> = T & { prior: number; scoreBeforePrior: number };
+
+/**
+ * Multiplies each item's score by its path's prior and re-sorts (stable: equal scores keep
+ * their input order). The path is `item.path` when present, else `item.id`. Scores below 0
+ * are divided by the prior instead, so a prior under 1 always pushes an item down; a prior
+ * of 0 sends such items to the bottom.
+ *
+ * @example
+ * applyPriors(fused, new StructuralPriors()) // vendored and generated files sink
+ */
+export function applyPriors<T extends { score: number; id?: string; path?: string }>(items: readonly T[], priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS): Array<WithPrior<T>> {
+  return items
+    .map((item, index) => {
+      const path = item.path ?? item.id ?? '';
+      const prior = priors.priorFor(path);
+      const score = item.score >= 0 ? item.score * prior : prior > 0 ? item.score / prior : Number.NEGATIVE_INFINITY;
+      return { item: { ...item, score, prior, scoreBeforePrior: item.score }, index };
+    })
+    .sort((a, b) => b.item.score - a.item.score || a.index - b.index)
+    .map((x) => x.item);
+}
+
+function normalisePath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\.?\/+/, '');
+}
