@@ -6,3 +6,8 @@ export * from './l2-normalize.util';
 export * from './hash/hash.embedder';
 export * from './openai/openai.embedder';
 export * from './openai/retry-policy.util';
+export * from './cache/embedding-cache.port';
+export * from './cache/memory-embedding.cache';
+export * from './cache/sqlite-embedding.cache';
+export * from './cache/cached.embedder';
+export * from './create-embedder';

@@ -1,0 +1,46 @@
+import { Embedder } from './embedder.port';
+import { EmbeddingError } from './embedding.error';
+import { HashEmbedder } from './hash/hash.embedder';
+import { OpenAIEmbedder } from './openai/openai.embedder';
+
+/** Embedder settings as read once from config (`EMBEDDINGS_PROVIDER`, `EMBEDDINGS_MODEL`, `EMBEDDINGS_DIM`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`). */
+export interface EmbedderConfig {
+  provider: 'hash' | 'openai';
+  /** openai: model name (default `text-embedding-3-small`). hash: must be empty or `hash-v1`. */
+  model?: string;
+  /** Vector length (hash default 384; openai: see {@link OpenAIEmbedder}). */
+  dimensions?: number;
+  baseURL?: string;
+  apiKey?: string;
+  batchSize?: number;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+/**
+ * Builds the configured embedder. Wrap the result in a {@link CachedEmbedder} for indexing.
+ *
+ * @example
+ * const embedder = createEmbedder({ provider: 'openai', baseURL: 'http://ollama:11434/v1', model: 'nomic-embed-text', dimensions: 768 });
+ */
+export function createEmbedder(config: EmbedderConfig): Embedder {
+  switch (config.provider) {
+    case 'hash':
+      if (config.model && config.model !== 'hash-v1') {
+        throw new EmbeddingError('config', `The hash provider has no models; got model "${config.model}". Unset EMBEDDINGS_MODEL or use provider "openai".`);
+      }
+      return new HashEmbedder({ dimensions: config.dimensions });
+    case 'openai':
+      return new OpenAIEmbedder({
+        baseURL: config.baseURL,
+        apiKey: config.apiKey,
+        model: config.model,
+        dimensions: config.dimensions,
+        batchSize: config.batchSize,
+        timeoutMs: config.timeoutMs,
+        maxRetries: config.maxRetries,
+      });
+    default:
+      throw new EmbeddingError('config', `Unknown embeddings provider "${(config as { provider: unknown }).provider}"; expected "hash" or "openai".`);
+  }
+}
