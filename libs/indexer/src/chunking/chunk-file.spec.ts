@@ -1,0 +1,386 @@
+import type { Language } from '../language/language';
+import { chunkFile } from './chunk-file';
+import type { CodeChunk } from './code-chunk';
+
+interface Expected {
+  type: CodeChunk['chunkType'];
+  symbol: string;
+  /** Text on the first line of the chunk, and the exact text of its last line (first such line after `from`). */
+  from: string;
+  to: string;
+  parent: string;
+}
+
+interface Case {
+  lang: Language;
+  path: string;
+  source: string;
+  expected: Expected[];
+  budget?: number;
+}
+
+const CASES: Case[] = [
+  {
+    lang: 'typescript',
+    path: 'auth/session.ts',
+    source: `import { Clock } from './clock';
+import * as crypto from 'node:crypto';
+
+/** Keeps sessions fresh. */
+export class SessionStore {
+  private readonly ttl = 3600;
+
+  /** Issue a new token for a user. */
+  refresh(userId: string): string {
+    const token = crypto.randomUUID();
+    return \`\${userId}:\${token}\`;
+  }
+
+  expiresAt(clock: Clock): number {
+    return clock.now() + this.ttl;
+  }
+}
+
+export function createStore(): SessionStore {
+  return new SessionStore();
+}
+
+export const isExpired = (at: number, now: number): boolean => now > at;
+`,
+    expected: [
+      { type: 'class', symbol: 'SessionStore', from: '/** Keeps sessions fresh. */', to: '  private readonly ttl = 3600;', parent: 'file' },
+      { type: 'method', symbol: 'SessionStore.refresh', from: '/** Issue a new token', to: '  }', parent: 'SessionStore' },
+      { type: 'method', symbol: 'SessionStore.expiresAt', from: 'expiresAt(clock', to: '}', parent: 'SessionStore' },
+      { type: 'function', symbol: 'createStore', from: 'export function createStore', to: '}', parent: 'file' },
+      { type: 'function', symbol: 'isExpired', from: 'export const isExpired', to: 'export const isExpired = (at: number, now: number): boolean => now > at;', parent: 'file' },
+    ],
+  },
+  {
+    lang: 'tsx',
+    path: 'ui/button.tsx',
+    source: `import React from 'react';
+
+export function Button({ label }: { label: string }) {
+  return <button className="btn">{label.toUpperCase()}</button>;
+}
+
+export class Panel extends React.Component<{ title: string }> {
+  render() {
+    return <section><h1>{this.props.title}</h1></section>;
+  }
+}
+`,
+    expected: [
+      { type: 'function', symbol: 'Button', from: 'export function Button', to: '}', parent: 'file' },
+      { type: 'class', symbol: 'Panel', from: 'export class Panel', to: '}', parent: 'file' },
+    ],
+  },
+  {
+    lang: 'javascript',
+    path: 'lib/queue.js',
+    budget: 60,
+    source: `const { EventEmitter } = require('events');
+
+class Queue extends EventEmitter {
+  constructor() {
+    super();
+    this.items = [];
+  }
+
+  push(item) {
+    this.items.push(item);
+    this.emit('push', item);
+  }
+}
+
+function drain(q) {
+  q.items.length = 0;
+}
+
+module.exports = { Queue, drain };
+`,
+    expected: [
+      { type: 'class', symbol: 'Queue', from: 'class Queue', to: 'class Queue extends EventEmitter {', parent: 'file' },
+      { type: 'method', symbol: 'Queue.constructor', from: 'constructor() {', to: '  }', parent: 'Queue' },
+      { type: 'method', symbol: 'Queue.push', from: 'push(item) {', to: '}', parent: 'Queue' },
+      { type: 'function', symbol: 'drain', from: 'function drain', to: '}', parent: 'file' },
+    ],
+  },
+  {
+    lang: 'python',
+    path: 'billing/invoice.py',
+    source: `"""Invoices and their totals."""
+from decimal import Decimal
+import logging
+
+log = logging.getLogger(__name__)
+
+
+class Invoice:
+    """A customer invoice."""
+
+    def __init__(self, lines):
+        self.lines = lines
+
+    @property
+    def total(self) -> Decimal:
+        """Sum of all lines."""
+        return sum((Decimal(l.amount) for l in self.lines), Decimal(0))
+
+
+def send(invoice: Invoice) -> None:
+    log.info("sending %s", invoice.total)
+`,
+    expected: [
+      { type: 'class', symbol: 'Invoice', from: 'class Invoice:', to: '    """A customer invoice."""', parent: 'file' },
+      { type: 'method', symbol: 'Invoice.__init__', from: 'def __init__', to: '        self.lines = lines', parent: 'Invoice' },
+      { type: 'method', symbol: 'Invoice.total', from: '@property', to: '        return sum((Decimal(l.amount) for l in self.lines), Decimal(0))', parent: 'Invoice' },
+      { type: 'function', symbol: 'send', from: 'def send', to: '    log.info("sending %s", invoice.total)', parent: 'file' },
+    ],
+  },
+  {
+    lang: 'go',
+    path: 'store/cache.go',
+    source: `package store
+
+import (
+	"sync"
+	"time"
+)
+
+// Cache holds values for a while.
+type Cache struct {
+	mu    sync.Mutex
+	items map[string]time.Time
+}
+
+// Put stores a key.
+func (c *Cache) Put(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.items[key] = time.Now()
+}
+
+func NewCache() *Cache {
+	return &Cache{items: map[string]time.Time{}}
+}
+`,
+    expected: [
+      { type: 'class', symbol: 'Cache', from: '// Cache holds', to: '}', parent: 'file' },
+      { type: 'method', symbol: 'Cache.Put', from: '// Put stores', to: '}', parent: 'file' },
+      { type: 'function', symbol: 'NewCache', from: 'func NewCache', to: '}', parent: 'file' },
+    ],
+  },
+  {
+    lang: 'java',
+    path: 'src/main/java/app/UserService.java',
+    source: `package app;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Looks users up. */
+public class UserService {
+    private final List<String> users;
+
+    public UserService(List<String> users) {
+        this.users = users;
+    }
+
+    /** Find a user by name. */
+    public Optional<String> find(String name) {
+        return users.stream().filter(u -> u.equals(name)).findFirst();
+    }
+}
+`,
+    expected: [
+      { type: 'class', symbol: 'UserService', from: '/** Looks users up. */', to: '    private final List<String> users;', parent: 'file' },
+      { type: 'method', symbol: 'UserService.UserService', from: 'public UserService(', to: '    }', parent: 'UserService' },
+      { type: 'method', symbol: 'UserService.find', from: '/** Find a user', to: '}', parent: 'UserService' },
+    ],
+  },
+  {
+    lang: 'rust',
+    path: 'src/counter.rs',
+    source: `use std::collections::HashMap;
+
+/// Counts words.
+pub struct Counter {
+    counts: HashMap<String, usize>,
+}
+
+impl Counter {
+    pub fn new() -> Self {
+        Counter { counts: HashMap::new() }
+    }
+
+    /// Add one word.
+    pub fn add(&mut self, word: &str) {
+        *self.counts.entry(word.to_string()).or_insert(0) += 1;
+    }
+}
+
+fn main() {
+    let mut c = Counter::new();
+    c.add("hello");
+    println!("{:?}", c.counts);
+}
+`,
+    expected: [
+      { type: 'class', symbol: 'Counter', from: '/// Counts words.', to: '}', parent: 'file' },
+      { type: 'class', symbol: 'Counter', from: 'impl Counter {', to: 'impl Counter {', parent: 'file' },
+      { type: 'method', symbol: 'Counter.new', from: 'pub fn new()', to: '    }', parent: 'Counter' },
+      { type: 'method', symbol: 'Counter.add', from: '/// Add one word.', to: '}', parent: 'Counter' },
+      { type: 'function', symbol: 'main', from: 'fn main()', to: '}', parent: 'file' },
+    ],
+  },
+];
+
+/** 0-indexed line of the first occurrence of `marker`. */
+function lineOf(source: string, marker: string, after = 0): number {
+  const at = source.indexOf(marker, after);
+  if (at < 0) throw new Error(`marker not found: ${marker}`);
+  return source.slice(0, at).split('\n').length - 1;
+}
+
+/** 0-indexed number of the first line at or after `fromLine` whose text is exactly `text`. */
+function lastLineOf(source: string, text: string, fromLine: number): number {
+  const lines = source.split('\n');
+  for (let i = fromLine; i < lines.length; i++) if (lines[i].trimEnd() === text) return i;
+  throw new Error(`line not found: ${text}`);
+}
+
+const DEFAULT_BUDGET = 130;
+
+describe.each(CASES)('chunkFile($lang)', ({ lang, path, source, expected, budget }) => {
+  const BUDGET = budget ?? DEFAULT_BUDGET;
+  const input = { workspaceId: 'ws', repoId: 'repo', path, lang, text: source };
+  const result = chunkFile(input, { maxChunkChars: BUDGET });
+  const chunks = result.chunks;
+  const file = chunks.find((c) => c.chunkType === 'file')!;
+
+  it('parses and yields one file chunk at the root', () => {
+    expect(result.parse).toBe('ok');
+    expect(chunks.filter((c) => c.chunkType === 'file')).toHaveLength(1);
+    expect(file.parentId).toBeNull();
+  });
+
+  it('yields the expected classes, methods and functions with their lines and parents', () => {
+    let searchFrom = 0;
+    for (const exp of expected) {
+      const symbol = `${path}:${exp.symbol}`;
+      const startLine = lineOf(source, exp.from, searchFrom);
+      const chunk = chunks.find((c) => c.symbol === symbol && c.chunkType === exp.type && c.startLine === startLine);
+      expect({ symbol, startLine, found: !!chunk }).toEqual({ symbol, startLine, found: true });
+      searchFrom = source.indexOf(exp.from, searchFrom);
+      expect({ symbol, endLine: chunk!.endLine }).toEqual({ symbol, endLine: lastLineOf(source, exp.to, startLine) });
+      const parent = chunks.find((c) => c.id === chunk!.parentId)!;
+      expect(exp.parent === 'file' ? parent.chunkType : parent.name).toBe(exp.parent);
+      expect(chunk!.content).toBe(source.slice(chunk!.startByte, chunk!.endByte));
+      expect(chunk!.embedText).toContain(symbol);
+      expect(chunk!.signature).toBeTruthy();
+    }
+  });
+
+  it('covers every non-blank line of the file, in order, without overlap', () => {
+    const ordered = [...chunks].filter((c) => c.content.length > 0).sort((a, b) => a.startByte - b.startByte);
+    for (let i = 1; i < ordered.length; i++) expect(ordered[i].startByte).toBeGreaterThanOrEqual(ordered[i - 1].endByte);
+    const covered = new Set<number>();
+    for (const c of ordered) for (let l = c.startLine; l <= c.endLine; l++) covered.add(l);
+    source.split('\n').forEach((line, i) => {
+      if (line.trim() !== '') expect({ line: i, text: line, covered: covered.has(i) }).toEqual({ line: i, text: line, covered: true });
+    });
+    const stripped = (s: string) => s.replace(/\s+/g, '');
+    expect(stripped(ordered.map((c) => c.content).join(''))).toBe(stripped(source));
+  });
+
+  it('gives stable ids that change when the content changes', () => {
+    const again = chunkFile(input, { maxChunkChars: BUDGET }).chunks.map((c) => c.id);
+    expect(again).toEqual(chunks.map((c) => c.id));
+    expect(new Set(again).size).toBe(again.length);
+    const last = expected[expected.length - 1];
+    const edited = source.replace(last.from, `${last.from} `).replace(/\n$/, '\n// trailing\n');
+    const before = chunks.find((c) => c.symbol === `${path}:${last.symbol}` && c.startLine === lineOf(source, last.from))!;
+    const after = chunkFile({ ...input, text: edited }, { maxChunkChars: BUDGET }).chunks;
+    expect(after.map((c) => c.id)).not.toContain(before.id);
+    // Untouched definitions keep their ids.
+    const firstId = chunks.find((c) => c.symbol === `${path}:${expected[0].symbol}`)!.id;
+    expect(after.map((c) => c.id)).toContain(firstId);
+  });
+
+  it('reports definitions and references as symbols', () => {
+    const names = result.symbols.definitions.map((d) => d.symbol);
+    for (const exp of expected) expect(names).toContain(`${path}:${exp.symbol}`);
+    expect(result.symbols.imports.length).toBeGreaterThan(0);
+    expect(result.symbols.references.length).toBeGreaterThan(0);
+  });
+});
+
+describe('chunkFile details', () => {
+  it('keeps small classes whole and lists their methods as symbols', () => {
+    const source = CASES[0].source;
+    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'auth/session.ts', lang: 'typescript', text: source });
+    expect(result.chunks.filter((c) => c.chunkType === 'method')).toHaveLength(0);
+    const store = result.chunks.find((c) => c.name === 'SessionStore')!;
+    expect(store.docstring).toBe('Keeps sessions fresh.');
+    expect(store.imports.sort()).toEqual(['./clock', 'node:crypto']);
+    const refresh = result.symbols.definitions.find((d) => d.name === 'refresh')!;
+    expect(refresh).toMatchObject({ kind: 'method', parent: 'auth/session.ts:SessionStore', startLine: 8, endLine: 11 });
+    const call = result.symbols.references.find((r) => r.name === 'randomUUID')!;
+    expect(call).toMatchObject({ kind: 'call', line: 9, from: 'auth/session.ts:SessionStore.refresh' });
+  });
+
+  it('carries signatures, Python docstrings and the class header of split classes', () => {
+    const py = CASES.find((c) => c.lang === 'python')!;
+    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: py.path, lang: 'python', text: py.source }, { maxChunkChars: DEFAULT_BUDGET });
+    const total = result.chunks.find((c) => c.name === 'total')!;
+    expect(total.signature).toBe('def total(self) -> Decimal');
+    expect(total.docstring).toBe('Sum of all lines.');
+    expect(total.embedText).toContain('in: class Invoice');
+    const file = result.chunks.find((c) => c.chunkType === 'file')!;
+    expect(file.content).toContain('"""Invoices and their totals."""');
+    expect(file.embedText).toContain('defines: class Invoice, function send');
+  });
+
+  it('chunks Markdown by headings with their heading path', () => {
+    const text = '# Guide\nIntro text.\n\n## Install\nRun npm.\n\n```sh\n# not a heading\n```\n\n### Docker\nUse compose.\n\n## Usage\nSearch.\n';
+    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'README.md', lang: 'markdown', text });
+    const sections = result.chunks.filter((c) => c.chunkType === 'section');
+    expect(sections.map((s) => s.symbol)).toEqual([
+      'README.md:Guide',
+      'README.md:Guide > Install',
+      'README.md:Guide > Install > Docker',
+      'README.md:Guide > Usage',
+    ]);
+    const docker = sections[2];
+    expect(result.chunks.find((c) => c.id === docker.parentId)!.name).toBe('Install');
+    expect(sections[1].content).toContain('# not a heading');
+  });
+
+  it('chunks plain text into overlapping line windows', () => {
+    const text = Array.from({ length: 200 }, (_, i) => `line number ${i} of the notes`).join('\n');
+    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'notes.txt', lang: null, text }, { maxChunkChars: 300, windowOverlapLines: 2 });
+    expect(result.parse).toBe('unsupported');
+    const [first, second] = result.chunks;
+    expect(first.chunkType).toBe('file');
+    expect(second.chunkType).toBe('window');
+    expect(second.startLine).toBe(first.endLine - 1);
+    expect(result.chunks.at(-1)!.endLine).toBe(199);
+  });
+
+  it('reports UTF-8 byte offsets', () => {
+    const text = 'const s = "héllo €";\nfunction after() {\n  return 1;\n}\n';
+    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'u.js', lang: 'javascript', text });
+    const fn = result.chunks.find((c) => c.name === 'after')!;
+    const bytes = Buffer.from(text, 'utf8');
+    expect(bytes.subarray(fn.startByte, fn.endByte).toString('utf8')).toBe(fn.content);
+  });
+
+  it('uses different ids for different workspaces and repositories', () => {
+    const base = { path: 'a.py', lang: 'python' as const, text: 'def f():\n    return 1\n' };
+    const a = chunkFile({ ...base, workspaceId: 'w1', repoId: 'r' }).chunks.map((c) => c.id);
+    const b = chunkFile({ ...base, workspaceId: 'w2', repoId: 'r' }).chunks.map((c) => c.id);
+    expect(a.some((id) => b.includes(id))).toBe(false);
+    expect(a[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
