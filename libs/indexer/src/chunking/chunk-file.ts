@@ -31,7 +31,7 @@ const MAX_ERROR_SHARE = 0.5;
  */
 export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): ChunkFileResult {
   const opts = { ...DEFAULT_CHUNK_OPTIONS, ...options };
-  const budget = Math.max(50, opts.maxChunkChars);
+  const budget = Math.max(20, opts.maxChunkChars);
   const src = new SourceText(input.text);
   const emptySymbols = (): FileSymbols => ({ path: input.path, definitions: [], references: [], imports: [] });
   const windows = (): ChunkDraft[] => windowDrafts(src, budget, opts.windowOverlapLines);
