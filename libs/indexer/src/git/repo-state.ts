@@ -48,7 +48,8 @@ export async function headCommit(repoPath: string): Promise<string | null> {
  */
 export async function changedFilesSince(repoPath: string, sha: string): Promise<GitFileChange[]> {
   // Diffing a commit against the work tree covers later commits and uncommitted edits at once.
-  const diff = await runGit(repoPath, ['diff', '--name-status', '-M', '-z', '--no-ext-diff', sha, '--']);
+  // --relative: paths relative to repoPath (which may be a sub-directory of the work tree), like ls-files below.
+  const diff = await runGit(repoPath, ['diff', '--relative', '--name-status', '-M', '-z', '--no-ext-diff', sha, '--']);
   const untracked = await runGit(repoPath, ['ls-files', '--others', '--exclude-standard', '-z']);
   const byPath = new Map<string, GitFileChange>();
   for (const change of parseNameStatus(diff)) byPath.set(change.path, change);
