@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { LoggerModule } from 'nestjs-pino';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { ZodValidationPipe } from './common/zod-validation.pipe';
@@ -7,9 +8,12 @@ import { ConfigModule } from './config/config.module';
 import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { loggerOptions } from './logging/logger.options';
+import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { IndexingModule } from './modules/indexing/indexing.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
+import { StorageModule } from './storage/storage.module';
 
 @Module({})
 export class AppModule {
@@ -22,7 +26,11 @@ export class AppModule {
         DatabaseModule,
         MetricsModule,
         HealthModule,
+        EventEmitterModule.forRoot(),
         WorkspacesModule,
+        AuthModule,
+        StorageModule,
+        IndexingModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: ZodValidationPipe },

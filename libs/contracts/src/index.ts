@@ -1,1 +1,3 @@
 export * from './workspaces';
+export * from './indexing';
+export * from './eval';

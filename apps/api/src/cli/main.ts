@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { registerDb } from './commands/db.command';
+import { registerIndex } from './commands/index.command';
 import { registerServe } from './commands/serve.command';
+import { registerStatus } from './commands/status.command';
 
 /** `sextant` — every command has --help. Commands share the app's services through Nest. */
 export function buildProgram(): Command {
@@ -12,6 +14,8 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerDb(program);
+  registerIndex(program);
+  registerStatus(program);
   return program;
 }
 

@@ -58,7 +58,7 @@ export interface AppConfig {
     | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string };
   indexing: { allowedRoots: string[]; defaultRepo?: string; maxFileBytes: number; watchDefault: boolean };
   auth: { mode: 'auto' | 'required' };
-  log: { level: string; pretty: boolean };
+  log: { level: string; toStderr: boolean };
 }
 
 /** Raised when the environment is invalid; the message names every bad variable. */
@@ -129,6 +129,6 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       watchDefault: e.SEXTANT_WATCH ?? false,
     },
     auth: { mode: e.SEXTANT_AUTH },
-    log: { level: e.LOG_LEVEL, pretty: false },
+    log: { level: e.LOG_LEVEL, toStderr: false },
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
+import pino from 'pino';
 import type { AppConfig } from '../config/config.schema';
 
 /** Paths pino must never print: credentials in headers and anything key-like in bodies. */
@@ -25,6 +26,8 @@ export function loggerOptions(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.log.level,
+      // CLI commands keep stdout for their own output.
+      ...(config.log.toStderr ? { stream: pino.destination(2) } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       genReqId: (req: IncomingMessage, res: ServerResponse) => {
         const incoming = req.headers['x-request-id'];

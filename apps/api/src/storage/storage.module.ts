@@ -83,7 +83,7 @@ export class StorageModule implements OnModuleInit, OnApplicationShutdown {
     });
     this.health.register('embedder', async () => {
       const h = await this.embedder.health();
-      return { ok: h.ok, detail: [this.embedder.id, h.detail].filter(Boolean).join(', ') };
+      return { ok: h.ok, detail: h.detail ?? this.embedder.id };
     });
   }
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Logger } from 'nestjs-pino';
 import { createApp, shutdownGracefully } from '../../bootstrap';
 import { loadConfigOrExit } from '../cli-context';
+import { startBackgroundIndexing } from '../../modules/indexing/indexing.startup';
 
 export function registerServe(program: Command): void {
   program
@@ -10,7 +11,8 @@ export function registerServe(program: Command): void {
     .option('-p, --port <port>', 'port to listen on (env PORT, default 3000)')
     .option('-H, --host <host>', 'address to bind (env HOST, default 127.0.0.1)')
     .option('-d, --data-dir <dir>', 'data directory (env SEXTANT_DATA_DIR, default ./data)')
-    .action(async (opts: { port?: string; host?: string; dataDir?: string }) => {
+    .option('--no-auto-index', 'do not index SEXTANT_REPO (or the current directory) when no repository is registered yet')
+    .action(async (opts: { port?: string; host?: string; dataDir?: string; autoIndex?: boolean }) => {
       const config = loadConfigOrExit({ PORT: opts.port, HOST: opts.host, SEXTANT_DATA_DIR: opts.dataDir });
       const app = await createApp(config);
       const logger = app.get(Logger);
@@ -18,6 +20,7 @@ export function registerServe(program: Command): void {
       const address = app.getHttpServer().address();
       const port = typeof address === 'object' && address ? address.port : config.http.port;
       logger.log(`Sextant listening on http://${config.http.host}:${port} (docs at /docs)`, 'Sextant');
+      if (opts.autoIndex !== false) await startBackgroundIndexing(app, config);
 
       let stopping = false;
       const stop = async (signal: string) => {

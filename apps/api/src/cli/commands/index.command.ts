@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { IndexJob, IndexProgressEvent } from '@sextant/contracts';
+import { DomainError } from '../../common/domain-error';
+import { IndexingService } from '../../modules/indexing/services/indexing.service';
+import { IndexEvents } from '../../modules/indexing/services/indexing.tokens';
+import { RepositoryWatcherService } from '../../modules/indexing/services/repository-watcher.service';
+import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
+import { createCliContext } from '../cli-app';
+import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
+import { formatJobSummary, ProgressReporter } from '../progress-reporter';
+
+export function registerIndex(program: Command): void {
+  program
+    .command('index <path>')
+    .description('Index a local repository (registering it on first use); resumes an interrupted job')
+    .option('--full', 're-chunk every file (the embedding cache still avoids re-embedding)')
+    .option('--watch', 'keep running and re-index files as they change')
+    .option('--name <name>', 'repository name (default: the directory name)')
+    .option('--workspace <slug>', 'workspace to index into', 'default')
+    .option('--json', 'print the final job as JSON on stdout')
+    .action(async (target: string, opts: { full?: boolean; watch?: boolean; name?: string; workspace: string; json?: boolean }) => {
+      const config = loadConfigOrExit();
+      const ctx = await createCliContext(config);
+      const indexing = ctx.get(IndexingService);
+      const events = ctx.get(EventEmitter2);
+      const reporter = new ProgressReporter();
+      try {
+        const ws = (await ctx.get(WorkspacesService).getBySlug(opts.workspace)).id;
+        const repo = (await indexing.findByRoot(ws, target)) ?? (await indexing.register(ws, { path: target, name: opts.name }));
+        const runOnce = async (job: IndexJob) => {
+          const onProgress = (e: IndexProgressEvent) => e.job.id === job.id && reporter.update(e.job);
+          events.on(IndexEvents.Progress, onProgress);
+          try {
+            return await indexing.waitForJob(ws, job.id);
+          } finally {
+            events.off(IndexEvents.Progress, onProgress);
+            reporter.stop();
+          }
+        };
+        const final = await runOnce(await indexing.startJob(ws, repo.id, opts.full ? 'full' : 'incremental'));
+        if (opts.json) process.stdout.write(`${JSON.stringify(final)}\n`);
+        else process.stdout.write(`${formatJobSummary(final)}\n`);
+        if (final.status !== 'succeeded') {
+          await ctx.close();
+          process.exit(ExitCode.Failure);
+        }
+        if (!opts.watch) {
+          await ctx.close();
+          return;
+        }
+        const watcher = ctx.get(RepositoryWatcherService);
+        watcher.onJobStarted = (job, paths) => {
+          void indexing.waitForJob(ws, job.id).then((done) => {
+            const c = done.counts;
+            process.stdout.write(`${new Date().toISOString()} ${paths} changed path(s): ${c.indexed} re-indexed, ${c.removed} removed, ${c.unchanged} unchanged (${done.status})\n`);
+          });
+        };
+        await watcher.watch(ws, repo.id);
+        process.stderr.write(`Watching ${repo.root_path} — edits are searchable moments after you save. Ctrl-C to stop.\n`);
+        await new Promise<void>((resolve) => {
+          process.once('SIGINT', resolve);
+          process.once('SIGTERM', resolve);
+        });
+        await ctx.close();
+      } catch (err) {
+        reporter.stop();
+        await ctx.close().catch(() => undefined);
+        if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
+        throw err;
+      }
+    });
+}

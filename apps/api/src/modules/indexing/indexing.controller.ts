@@ -1,0 +1,73 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { RegisterRepositoryRequestSchema, StartIndexRequestSchema, type IndexJob, type Repository, type RepositoryDetail } from '@sextant/contracts';
+import { z } from 'zod';
+import { ApiZodBody } from '../../common/openapi';
+import { zodDto } from '../../common/zod-validation.pipe';
+import { CurrentWorkspace } from '../workspaces/current-workspace.decorator';
+import { IndexingService } from './services/indexing.service';
+
+class RegisterRepositoryDto extends zodDto(RegisterRepositoryRequestSchema) {}
+class StartIndexDto extends zodDto(StartIndexRequestSchema) {}
+const UpdateRepositorySchema = z.object({ watch: z.boolean() }).strict();
+class UpdateRepositoryDto extends zodDto(UpdateRepositorySchema) {}
+
+@ApiTags('indexing')
+@Controller('v1')
+export class IndexingController {
+  constructor(private readonly indexing: IndexingService) {}
+
+  /** Registers a local path (under SEXTANT_ALLOWED_ROOTS) or clones a git URL, then starts indexing it. */
+  @Post('repos')
+  @ApiZodBody(RegisterRepositoryRequestSchema)
+  async register(@CurrentWorkspace() ws: string, @Body() body: RegisterRepositoryDto): Promise<Repository & { job: IndexJob | null }> {
+    const repo = await this.indexing.register(ws, body);
+    const job = body.index === false ? null : await this.indexing.startJob(ws, repo.id, 'full');
+    return { ...repo, job };
+  }
+
+  @Get('repos')
+  async list(@CurrentWorkspace() ws: string): Promise<{ repositories: Repository[] }> {
+    return { repositories: await this.indexing.list(ws) };
+  }
+
+  @Get('repos/:id')
+  get(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string): Promise<RepositoryDetail> {
+    return this.indexing.get(ws, id);
+  }
+
+  @Patch('repos/:id')
+  @ApiZodBody(UpdateRepositorySchema)
+  update(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateRepositoryDto): Promise<Repository> {
+    return this.indexing.setWatch(ws, id, body.watch);
+  }
+
+  @Delete('repos/:id')
+  @HttpCode(204)
+  async remove(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    await this.indexing.remove(ws, id);
+  }
+
+  /** Starts an index job, or joins the one already queued/running for this repository. */
+  @Post('repos/:id/index')
+  @HttpCode(202)
+  @ApiZodBody(StartIndexRequestSchema)
+  startIndex(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string, @Body() body: StartIndexDto): Promise<IndexJob> {
+    return this.indexing.startJob(ws, id, body?.kind ?? 'incremental');
+  }
+
+  @Get('jobs')
+  async jobs(@CurrentWorkspace() ws: string): Promise<{ jobs: IndexJob[] }> {
+    return { jobs: await this.indexing.listJobs(ws) };
+  }
+
+  @Get('jobs/:id')
+  job(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string): Promise<IndexJob> {
+    return this.indexing.getJob(ws, id);
+  }
+
+  @Post('jobs/:id/cancel')
+  cancel(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string): Promise<IndexJob> {
+    return this.indexing.cancelJob(ws, id);
+  }
+}

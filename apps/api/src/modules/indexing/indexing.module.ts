@@ -1,0 +1,59 @@
+import * as os from 'node:os';
+import { BeforeApplicationShutdown, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import type { CachedEmbedder } from '@sextant/embeddings';
+import { ParsePool } from '@sextant/indexer';
+import { EMBEDDER } from '../../storage/storage.module';
+import { FileEntity } from './entities/file.entity';
+import { IndexJobEntity } from './entities/index-job.entity';
+import { RepositoryEntity } from './entities/repository.entity';
+import { IndexingController } from './indexing.controller';
+import { FilesRepository } from './repositories/files.repository';
+import { IndexJobsRepository } from './repositories/index-jobs.repository';
+import { RepositoriesRepository } from './repositories/repositories.repository';
+import { IndexJobRunner } from './services/index-job.runner';
+import { IndexingService } from './services/indexing.service';
+import { INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './services/indexing.tokens';
+import { RepositoryWatcherService } from './services/repository-watcher.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity])],
+  controllers: [IndexingController],
+  providers: [
+    RepositoriesRepository,
+    FilesRepository,
+    IndexJobsRepository,
+    IndexJobRunner,
+    IndexingService,
+    RepositoryWatcherService,
+    { provide: PARSE_POOL, useFactory: () => new ParsePool({ size: Math.max(1, Math.min(os.availableParallelism(), 4)), timeoutMs: 10_000 }) },
+    {
+      provide: INDEX_EMBEDDINGS,
+      inject: [EMBEDDER],
+      useFactory: (embedder: CachedEmbedder): IndexEmbeddings => ({
+        async embedChunks(items, signal) {
+          const before = embedder.stats;
+          const vectors = await embedder.embedChunks(items, signal);
+          const after = embedder.stats;
+          return { vectors, hits: after.hits - before.hits, embedded: after.embedded - before.embedded };
+        },
+      }),
+    },
+  ],
+  exports: [IndexingService, RepositoryWatcherService, FilesRepository, RepositoriesRepository],
+})
+export class IndexingModule implements BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    @Inject(PARSE_POOL) private readonly pool: ParsePool,
+    private readonly indexing: IndexingService,
+  ) {}
+
+  /** Jobs stop (and stay resumable) before the pool, stores and database close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.indexing.stopAll();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.pool.close();
+  }
+}

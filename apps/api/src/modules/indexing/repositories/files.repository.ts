@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { FileEntity } from '../entities/file.entity';
+
+export interface FileWrite {
+  path: string;
+  contentHash: string | null;
+  size: number | null;
+  lang: string | null;
+}
+
+/** Data access for `files`; every method is scoped by workspace and repository. */
+@Injectable()
+export class FilesRepository {
+  constructor(@InjectRepository(FileEntity) private readonly rows: Repository<FileEntity>) {}
+
+  list(workspaceId: string, repositoryId: string): Promise<FileEntity[]> {
+    return this.rows.find({ where: { workspaceId, repositoryId } });
+  }
+
+  findByPaths(workspaceId: string, repositoryId: string, paths: string[]): Promise<FileEntity[]> {
+    if (!paths.length) return Promise.resolve([]);
+    return this.rows.find({ where: { workspaceId, repositoryId, path: In(paths) } });
+  }
+
+  /** Write-ahead: marks files as being (re)written before their chunks are touched. */
+  async markPending(workspaceId: string, repositoryId: string, files: FileWrite[]): Promise<void> {
+    if (!files.length) return;
+    await this.rows.manager.transaction(async (tx) => {
+      const repo = tx.getRepository(FileEntity);
+      const existing = new Map((await repo.find({ where: { workspaceId, repositoryId, path: In(files.map((f) => f.path)) } })).map((r) => [r.path, r]));
+      const rows = files.map((f) => {
+        const row = existing.get(f.path) ?? repo.create({ id: randomUUID(), workspaceId, repositoryId, path: f.path, chunkCount: 0, chunkTypes: {}, indexedAt: null, error: null });
+        return Object.assign(row, { contentHash: f.contentHash, size: f.size, lang: f.lang, state: 'pending' as const });
+      });
+      await repo.save(rows, { chunk: 200 });
+    });
+  }
+
+  /** Commits files whose chunks are all stored. */
+  async markIndexed(workspaceId: string, repositoryId: string, results: Array<{ path: string; chunkCount: number; chunkTypes: Record<string, number>; error?: string | null }>): Promise<void> {
+    if (!results.length) return;
+    const now = new Date();
+    await this.rows.manager.transaction(async (tx) => {
+      const repo = tx.getRepository(FileEntity);
+      const rows = await repo.find({ where: { workspaceId, repositoryId, path: In(results.map((r) => r.path)) } });
+      const byPath = new Map(results.map((r) => [r.path, r]));
+      for (const row of rows) {
+        const r = byPath.get(row.path)!;
+        Object.assign(row, { state: 'indexed', chunkCount: r.chunkCount, chunkTypes: r.chunkTypes, error: r.error ?? null, indexedAt: now });
+      }
+      await repo.save(rows, { chunk: 200 });
+    });
+  }
+
+  async markFailed(workspaceId: string, repositoryId: string, failures: Array<{ path: string; message: string }>): Promise<void> {
+    for (const f of failures) await this.rows.update({ workspaceId, repositoryId, path: f.path }, { state: 'failed', error: f.message.slice(0, 2000), chunkCount: 0, chunkTypes: {} });
+  }
+
+  async deletePaths(workspaceId: string, repositoryId: string, paths: string[]): Promise<void> {
+    for (let i = 0; i < paths.length; i += 500) await this.rows.delete({ workspaceId, repositoryId, path: In(paths.slice(i, i + 500)) });
+  }
+
+  async stats(workspaceId: string, repositoryId: string): Promise<{ total: number; byLanguage: Record<string, number>; byState: Record<string, number>; chunksByType: Record<string, number>; chunksByLanguage: Record<string, number>; chunks: number }> {
+    const rows = await this.rows.find({ where: { workspaceId, repositoryId }, select: ['lang', 'state', 'chunkCount', 'chunkTypes'] });
+    const out = { total: rows.length, byLanguage: {} as Record<string, number>, byState: {} as Record<string, number>, chunksByType: {} as Record<string, number>, chunksByLanguage: {} as Record<string, number>, chunks: 0 };
+    for (const r of rows) {
+      const lang = r.lang ?? 'text';
+      out.byLanguage[lang] = (out.byLanguage[lang] ?? 0) + 1;
+      out.byState[r.state] = (out.byState[r.state] ?? 0) + 1;
+      if (r.state !== 'indexed') continue;
+      out.chunks += r.chunkCount;
+      out.chunksByLanguage[lang] = (out.chunksByLanguage[lang] ?? 0) + r.chunkCount;
+      for (const [type, n] of Object.entries(r.chunkTypes ?? {})) out.chunksByType[type] = (out.chunksByType[type] ?? 0) + n;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,43 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { IndexJobKind } from '@sextant/contracts';
+import { In, Repository } from 'typeorm';
+import { emptyCounts, IndexJobEntity, IndexJobOptions } from '../entities/index-job.entity';
+
+/** Data access for `index_jobs`; every method is scoped by workspace. */
+@Injectable()
+export class IndexJobsRepository {
+  constructor(@InjectRepository(IndexJobEntity) private readonly rows: Repository<IndexJobEntity>) {}
+
+  findById(workspaceId: string, id: string): Promise<IndexJobEntity | null> {
+    return this.rows.findOne({ where: { workspaceId, id } });
+  }
+
+  findActive(workspaceId: string, repositoryId: string): Promise<IndexJobEntity | null> {
+    return this.rows.findOne({ where: { workspaceId, repositoryId, status: In(['queued', 'running']) }, order: { createdAt: 'ASC' } });
+  }
+
+  latest(workspaceId: string, repositoryId: string): Promise<IndexJobEntity | null> {
+    return this.rows.findOne({ where: { workspaceId, repositoryId }, order: { createdAt: 'DESC' } });
+  }
+
+  list(workspaceId: string, limit = 50): Promise<IndexJobEntity[]> {
+    return this.rows.find({ where: { workspaceId }, order: { createdAt: 'DESC' }, take: limit });
+  }
+
+  /** Jobs a previous process left queued or running (it was killed): they resume on start. */
+  listUnfinished(): Promise<IndexJobEntity[]> {
+    return this.rows.find({ where: { status: In(['queued', 'running']) }, order: { createdAt: 'ASC' } });
+  }
+
+  create(workspaceId: string, repositoryId: string, kind: IndexJobKind, options: IndexJobOptions = {}): Promise<IndexJobEntity> {
+    return this.rows.save(
+      this.rows.create({ id: randomUUID(), workspaceId, repositoryId, kind, status: 'queued', phase: 'discover', counts: emptyCounts(), errors: [], checkpoint: {}, options, attempts: 0, error: null, startedAt: null, finishedAt: null }),
+    );
+  }
+
+  async save(job: IndexJobEntity): Promise<void> {
+    await this.rows.save(job);
+  }
+}

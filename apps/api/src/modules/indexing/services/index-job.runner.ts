@@ -1,0 +1,312 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import type { IndexProgressEvent } from '@sextant/contracts';
+import {
+  changedFilesSince,
+  discoverFiles,
+  headCommit,
+  isGitRepo,
+  readSourceFile,
+  type ChunkFileResult,
+  type CodeChunk,
+  type DiscoveredFile,
+  type ParsePool,
+} from '@sextant/indexer';
+import { CHUNK_INDEX, type ChunkIndex, type ChunkPoint } from '@sextant/retrieval';
+import { APP_CONFIG } from '../../../config/config.module';
+import type { AppConfig } from '../../../config/config.schema';
+import type { IndexJobEntity } from '../entities/index-job.entity';
+import type { RepositoryEntity } from '../entities/repository.entity';
+import { FilesRepository, type FileWrite } from '../repositories/files.repository';
+import { IndexJobsRepository } from '../repositories/index-jobs.repository';
+import { RepositoriesRepository } from '../repositories/repositories.repository';
+import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './indexing.tokens';
+import { mapIndexJob } from './job-mapper';
+
+const BATCH_FILES = 64;
+const PROGRESS_INTERVAL_MS = 250;
+const MAX_ERRORS_KEPT = 500;
+
+/** Abort reason used on process shutdown: the job is interrupted, not cancelled, and resumes on the next start. */
+export const SHUTDOWN = 'shutdown';
+
+export class JobCancelledError extends Error {
+  constructor(readonly interrupted: boolean) {
+    super(interrupted ? 'interrupted by shutdown' : 'cancelled');
+  }
+}
+
+type ChunkOutcome = Pick<ChunkFileResult, 'chunks' | 'parse' | 'error'>;
+
+interface PreparedFile {
+  write: FileWrite;
+  /** null: chunking threw (counted as failed). */
+  result: ChunkOutcome | null;
+  failure?: string;
+  /** The file is indexed from before but can no longer be read (now binary, secret, too large): drop it. */
+  drop?: boolean;
+}
+
+/**
+ * Runs one index job: discover -> parse+chunk (worker pool) -> embed (cached) -> write.
+ *
+ * Crash safety: before a batch's chunks are touched its file rows are marked `pending`
+ * with the new hash; chunks of those paths are deleted and the new ones upserted (ids are
+ * deterministic, so a replay is idempotent); only then are the rows marked `indexed`.
+ * A job killed at any point leaves rows that are either indexed-with-their-chunks or
+ * pending, and the resumed job re-does exactly the pending ones.
+ */
+@Injectable()
+export class IndexJobRunner {
+  private readonly logger = new Logger(IndexJobRunner.name);
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repos: RepositoriesRepository,
+    private readonly files: FilesRepository,
+    private readonly jobs: IndexJobsRepository,
+    @Inject(CHUNK_INDEX) private readonly chunks: ChunkIndex,
+    @Inject(INDEX_EMBEDDINGS) private readonly embeddings: IndexEmbeddings,
+    @Inject(PARSE_POOL) private readonly pool: ParsePool,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  async run(job: IndexJobEntity, signal: AbortSignal): Promise<IndexJobEntity> {
+    const repo = await this.repos.findById(job.workspaceId, job.repositoryId);
+    if (!repo) throw new Error(`repository ${job.repositoryId} no longer exists`);
+    const ws = job.workspaceId;
+    job.status = 'running';
+    job.startedAt = job.startedAt ?? new Date();
+    job.attempts += 1;
+    job.error = null;
+    await this.jobs.save(job);
+    const emit = this.progressEmitter(job);
+
+    try {
+      // --- discover ---------------------------------------------------------------
+      job.phase = 'discover';
+      emit(true);
+      const commit = (await isGitRepo(repo.rootPath)) ? await headCommit(repo.rootPath).catch(() => null) : null;
+      job.checkpoint = { ...job.checkpoint, commit };
+      const discovery = await discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes });
+      this.throwIfCancelled(signal);
+      const existing = new Map((await this.files.list(ws, repo.id)).map((r) => [r.path, r]));
+      let discovered = discovery.files;
+      const targeted = job.options.paths ? new Set(job.options.paths) : null;
+      if (targeted) discovered = discovered.filter((f) => targeted.has(f.path));
+      const discoveredPaths = new Set(discovered.map((f) => f.path));
+      const removed = [...existing.keys()].filter((p) => !discoveredPaths.has(p) && (!targeted || targeted.has(p)));
+
+      const changedByGit = await this.changedPathsFromGit(job, repo, commit);
+      const candidates = discovered.filter((f) => {
+        const row = existing.get(f.path);
+        if (job.kind === 'full' || !row || row.state !== 'indexed') return true;
+        return changedByGit ? changedByGit.has(f.path) : true;
+      });
+      job.counts = {
+        ...job.counts,
+        discovered: discovery.files.length,
+        skippedByReason: discovery.skippedByReason as Record<string, number>,
+        toIndex: candidates.length,
+        unchanged: discovered.length - candidates.length,
+        removed: removed.length,
+        processed: 0,
+      };
+      emit(true);
+
+      // --- removed files ------------------------------------------------------------
+      if (removed.length) {
+        for (let i = 0; i < removed.length; i += 500) {
+          const paths = removed.slice(i, i + 500);
+          await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths });
+          await this.files.deletePaths(ws, repo.id, paths);
+        }
+      }
+
+      // --- parse, embed, write in pipelined batches -------------------------------------
+      job.phase = 'parse';
+      let next = candidates.length ? this.prepareBatch(job, candidates.slice(0, BATCH_FILES), existing) : null;
+      for (let offset = 0; offset < candidates.length; offset += BATCH_FILES) {
+        this.throwIfCancelled(signal);
+        const prepared = await next!;
+        this.throwIfCancelled(signal);
+        const after = offset + BATCH_FILES;
+        next = after < candidates.length ? this.prepareBatch(job, candidates.slice(after, after + BATCH_FILES), existing) : null;
+        await this.writeBatch(job, repo, prepared, signal);
+        emit();
+      }
+
+      // --- finish -----------------------------------------------------------------------
+      job.phase = 'done';
+      job.status = 'succeeded';
+      job.finishedAt = new Date();
+      await this.jobs.save(job);
+      if (!targeted) await this.repos.update(ws, repo.id, { lastIndexedCommit: commit, lastIndexedAt: new Date() });
+      this.events.emit(IndexEvents.Done, this.event(job));
+      return job;
+    } catch (caught) {
+      const err = signal.aborted && !(caught instanceof JobCancelledError) ? new JobCancelledError(signal.reason === SHUTDOWN) : caught;
+      job.finishedAt = new Date();
+      if (err instanceof JobCancelledError && err.interrupted) {
+        job.finishedAt = null;
+        await this.jobs.save(job); // still `running`: resumes on the next start
+      } else if (err instanceof JobCancelledError) {
+        job.status = 'cancelled';
+        await this.jobs.save(job);
+        this.events.emit(IndexEvents.Done, this.event(job));
+      } else {
+        job.status = 'failed';
+        job.error = (err as Error).message;
+        await this.jobs.save(job);
+        this.logger.error({ err, jobId: job.id }, 'Index job failed');
+        this.events.emit(IndexEvents.Error, this.event(job));
+      }
+      return job;
+    }
+  }
+
+  /** Paths git says changed since the last indexed commit, or null when git cannot tell. */
+  private async changedPathsFromGit(job: IndexJobEntity, repo: RepositoryEntity, commit: string | null): Promise<Set<string> | null> {
+    if (job.kind === 'full' || !repo.lastIndexedCommit || !commit) return null;
+    try {
+      const changes = await changedFilesSince(repo.rootPath, repo.lastIndexedCommit);
+      return new Set(changes.map((c) => c.path));
+    } catch {
+      return null; // e.g. history rewritten: fall back to content hashes
+    }
+  }
+
+  /** Reads, hashes and chunks a batch (in the worker pool); unchanged files are dropped here. */
+  private async prepareBatch(job: IndexJobEntity, batch: DiscoveredFile[], existing: Map<string, { contentHash: string | null; state: string }>): Promise<PreparedFile[]> {
+    const out = await Promise.all(
+      batch.map(async (file): Promise<PreparedFile | null> => {
+        const read = await readSourceFile(file, { maxFileBytes: this.config.indexing.maxFileBytes }).catch((err: Error) => ({ ok: false as const, reason: 'unreadable', message: err.message }));
+        if (!read.ok) {
+          job.counts.skippedByReason[read.reason] = (job.counts.skippedByReason[read.reason] ?? 0) + 1;
+          // A file that became unreadable (binary, secret, too large) must lose its old chunks.
+          return existing.has(file.path) ? { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang }, result: null, drop: true } : null;
+        }
+        const row = existing.get(file.path);
+        if (job.kind !== 'full' && row?.state === 'indexed' && row.contentHash === read.contentHash) {
+          job.counts.unchanged += 1;
+          job.counts.toIndex -= 1;
+          return null;
+        }
+        const write = { path: file.path, contentHash: read.contentHash, size: file.size, lang: file.lang };
+        try {
+          const result = await this.pool.chunk({ workspaceId: job.workspaceId, repoId: job.repositoryId, path: file.path, lang: file.lang, text: read.text });
+          return { write, result };
+        } catch (err) {
+          return { write, result: null, failure: (err as Error).message };
+        }
+      }),
+    );
+    return out.filter((p): p is PreparedFile => p !== null);
+  }
+
+  private async writeBatch(job: IndexJobEntity, repo: RepositoryEntity, prepared: PreparedFile[], signal: AbortSignal): Promise<void> {
+    if (!prepared.length) return;
+    const batchSize = prepared.length;
+    const ws = job.workspaceId;
+    const dropped = prepared.filter((p) => p.drop).map((p) => p.write.path);
+    if (dropped.length) {
+      await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths: dropped });
+      await this.files.deletePaths(ws, repo.id, dropped);
+      job.counts.removed += dropped.length;
+    }
+    prepared = prepared.filter((p) => !p.drop);
+    const ok = prepared.filter((p) => p.result);
+    const failed = prepared.filter((p) => !p.result);
+
+    job.phase = 'embed';
+    const allChunks: CodeChunk[] = ok.flatMap((p) => p.result!.chunks);
+    const { vectors, hits, embedded } = await this.embeddings.embedChunks(
+      allChunks.map((c) => ({ text: c.embedText, contentHash: c.contentHash })),
+      signal,
+    );
+    job.counts.cacheHits += hits;
+    job.counts.embedded += embedded;
+
+    job.phase = 'write';
+    await this.files.markPending(ws, repo.id, prepared.map((p) => p.write));
+    const paths = prepared.map((p) => p.write.path);
+    await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths });
+    const points: ChunkPoint[] = allChunks.map((c, i) => toChunkPoint(c, vectors[i]));
+    for (let i = 0; i < points.length; i += 512) await this.chunks.upsert(points.slice(i, i + 512));
+    await this.files.markIndexed(
+      ws,
+      repo.id,
+      ok.map((p) => {
+        const chunkTypes: Record<string, number> = {};
+        for (const c of p.result!.chunks) chunkTypes[c.chunkType] = (chunkTypes[c.chunkType] ?? 0) + 1;
+        return { path: p.write.path, chunkCount: p.result!.chunks.length, chunkTypes, error: p.result!.parse === 'fallback' ? (p.result!.error ?? 'parse failed; line windows used') : null };
+      }),
+    );
+    if (failed.length) await this.files.markFailed(ws, repo.id, failed.map((f) => ({ path: f.write.path, message: f.failure ?? 'failed' })));
+
+    for (const p of ok) {
+      const r = p.result!;
+      if (r.parse === 'fallback') {
+        job.counts.parseFallbacks += 1;
+        if (job.errors.length < MAX_ERRORS_KEPT) job.errors.push({ path: p.write.path, message: `parse failed (${r.error ?? 'error'}); indexed as line windows` });
+      }
+      for (const c of r.chunks) job.counts.chunksByType[c.chunkType] = (job.counts.chunksByType[c.chunkType] ?? 0) + 1;
+      job.counts.chunks += r.chunks.length;
+      job.counts.indexed += 1;
+    }
+    for (const f of failed) {
+      job.counts.failed += 1;
+      if (job.errors.length < MAX_ERRORS_KEPT) job.errors.push({ path: f.write.path, message: f.failure ?? 'failed' });
+    }
+    job.counts.processed += batchSize;
+    job.checkpoint = { ...job.checkpoint, completed: (job.checkpoint.completed ?? 0) + batchSize };
+    job.phase = 'parse';
+    await this.jobs.save(job);
+  }
+
+  private throwIfCancelled(signal: AbortSignal): void {
+    if (signal.aborted) throw new JobCancelledError(signal.reason === SHUTDOWN);
+  }
+
+  private event(job: IndexJobEntity): IndexProgressEvent {
+    return { workspace_id: job.workspaceId, repository_id: job.repositoryId, job: mapIndexJob(job) };
+  }
+
+  /** At most one progress event per interval per job (plus forced ones at phase changes). */
+  private progressEmitter(job: IndexJobEntity) {
+    let last = 0;
+    return (force = false) => {
+      const now = Date.now();
+      if (!force && now - last < PROGRESS_INTERVAL_MS) return;
+      last = now;
+      this.events.emit(IndexEvents.Progress, this.event(job));
+    };
+  }
+}
+
+/** Chunk -> index point: payload mirrors seed 004's metadata fields. */
+export function toChunkPoint(c: CodeChunk, vector: Float32Array): ChunkPoint {
+  return {
+    id: c.id,
+    vector,
+    text: `${c.path}\n${c.symbol ?? ''}\n${c.content}`,
+    payload: {
+      workspaceId: c.workspaceId,
+      repoId: c.repoId,
+      path: c.path,
+      lang: c.lang,
+      chunkType: c.chunkType,
+      name: c.name,
+      symbol: c.symbol,
+      symbols: c.symbol ? [c.symbol] : [],
+      parentId: c.parentId,
+      signature: c.signature,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      startByte: c.startByte,
+      endByte: c.endByte,
+      contentHash: c.contentHash,
+      content: c.content,
+    },
+  };
+}

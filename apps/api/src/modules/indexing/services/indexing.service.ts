@@ -1,0 +1,238 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail } from '@sextant/contracts';
+import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
+import { APP_CONFIG } from '../../../config/config.module';
+import type { AppConfig } from '../../../config/config.schema';
+import { DomainError, DomainErrorCode, notFound } from '../../../common/domain-error';
+import type { IndexJobEntity } from '../entities/index-job.entity';
+import type { RepositoryEntity } from '../entities/repository.entity';
+import { FilesRepository } from '../repositories/files.repository';
+import { IndexJobsRepository } from '../repositories/index-jobs.repository';
+import { RepositoriesRepository } from '../repositories/repositories.repository';
+import { IndexJobRunner, SHUTDOWN } from './index-job.runner';
+import { mapIndexJob } from './job-mapper';
+import { cloneRepository, defaultRepositoryName, resolveAllowedPath, validateGitUrl } from './repository-location';
+
+export const mapRepository = (r: RepositoryEntity): Repository => ({
+  id: r.id,
+  name: r.name,
+  root_path: r.rootPath,
+  git_url: r.gitUrl,
+  watch: r.watch,
+  last_indexed_commit: r.lastIndexedCommit,
+  last_indexed_at: r.lastIndexedAt?.toISOString() ?? null,
+  created_at: r.createdAt.toISOString(),
+});
+
+interface RunningJob {
+  job: IndexJobEntity;
+  controller: AbortController;
+  done: Promise<IndexJobEntity>;
+}
+
+/**
+ * Use cases of the Indexing module: repositories and their index jobs. Jobs run one at a
+ * time in this process (parsing already uses every core); a second request for a
+ * repository with a queued or running job joins it instead of starting another.
+ */
+@Injectable()
+export class IndexingService {
+  private readonly logger = new Logger(IndexingService.name);
+  private readonly running = new Map<string, RunningJob>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private shuttingDown = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly repos: RepositoriesRepository,
+    private readonly files: FilesRepository,
+    private readonly jobs: IndexJobsRepository,
+    private readonly runner: IndexJobRunner,
+    @Inject(CHUNK_INDEX) private readonly chunks: ChunkIndex,
+  ) {}
+
+  // --- repositories ----------------------------------------------------------------------
+
+  async register(workspaceId: string, req: RegisterRepositoryRequest): Promise<Repository> {
+    let rootPath: string;
+    let gitUrl: string | null = null;
+    let name = req.name;
+    if (req.path) {
+      rootPath = resolveAllowedPath(req.path, this.config.indexing.allowedRoots);
+      const same = await this.repos.findByRoot(workspaceId, rootPath);
+      if (same) throw new DomainError(DomainErrorCode.Conflict, `${rootPath} is already registered as "${same.name}"`, { repository_id: same.id });
+      name ??= defaultRepositoryName(rootPath);
+    } else {
+      gitUrl = validateGitUrl(req.git_url!);
+      name ??= defaultRepositoryName(gitUrl);
+      rootPath = path.join(this.config.storage.dataDir, 'clones', workspaceId, `${defaultRepositoryName(gitUrl)}-${Date.now().toString(36)}`);
+    }
+    name = await this.uniqueName(workspaceId, name);
+    if (gitUrl) await cloneRepository(gitUrl, rootPath);
+    try {
+      const row = await this.repos.create(workspaceId, { name, rootPath, gitUrl, watch: req.watch ?? false });
+      return mapRepository(row);
+    } catch (err) {
+      if (gitUrl) fs.rmSync(rootPath, { recursive: true, force: true });
+      throw err;
+    }
+  }
+
+  async list(workspaceId: string): Promise<Repository[]> {
+    return (await this.repos.list(workspaceId)).map(mapRepository);
+  }
+
+  async get(workspaceId: string, id: string): Promise<RepositoryDetail> {
+    const repo = await this.requireRepo(workspaceId, id);
+    const stats = await this.files.stats(workspaceId, id);
+    const last = await this.jobs.latest(workspaceId, id);
+    return {
+      ...mapRepository(repo),
+      files: { total: stats.total, by_language: stats.byLanguage, by_state: stats.byState },
+      chunks: { total: stats.chunks, by_type: stats.chunksByType, by_language: stats.chunksByLanguage },
+      last_job: last ? mapIndexJob(this.running.get(id)?.job ?? last) : null,
+    };
+  }
+
+  async setWatch(workspaceId: string, id: string, watch: boolean): Promise<Repository> {
+    await this.requireRepo(workspaceId, id);
+    await this.repos.update(workspaceId, id, { watch });
+    return mapRepository((await this.repos.findById(workspaceId, id))!);
+  }
+
+  /** Deletes the repository, its files and jobs, and every chunk it had in the index. */
+  async remove(workspaceId: string, id: string): Promise<void> {
+    const repo = await this.requireRepo(workspaceId, id);
+    const active = this.running.get(id);
+    if (active) {
+      active.controller.abort();
+      await active.done.catch(() => undefined);
+    }
+    await this.chunks.delete({ workspaceId, repoIds: [id] });
+    await this.repos.delete(workspaceId, id);
+    if (repo.gitUrl && repo.rootPath.startsWith(path.join(this.config.storage.dataDir, 'clones'))) fs.rmSync(repo.rootPath, { recursive: true, force: true });
+  }
+
+  async findByRoot(workspaceId: string, rootPath: string): Promise<Repository | null> {
+    const row = await this.repos.findByRoot(workspaceId, fs.existsSync(rootPath) ? fs.realpathSync(rootPath) : rootPath);
+    return row ? mapRepository(row) : null;
+  }
+
+  async countRepositories(): Promise<number> {
+    return this.repos.countAll();
+  }
+
+  // --- jobs --------------------------------------------------------------------------------
+
+  /** Starts (or joins) the repository's index job. */
+  async startJob(workspaceId: string, repositoryId: string, kind: IndexJobKind = 'incremental', paths?: string[]): Promise<IndexJob> {
+    return (await this.startOrJoin(workspaceId, repositoryId, kind, paths)).job;
+  }
+
+  /** Like startJob, and says whether an already active job was joined (its scope may not cover `paths`). */
+  async startOrJoin(workspaceId: string, repositoryId: string, kind: IndexJobKind = 'incremental', paths?: string[]): Promise<{ job: IndexJob; joined: boolean }> {
+    await this.requireRepo(workspaceId, repositoryId);
+    const active = this.running.get(repositoryId) ?? null;
+    if (active) return { job: mapIndexJob(active.job), joined: true };
+    const persisted = await this.jobs.findActive(workspaceId, repositoryId);
+    const job = persisted ?? (await this.jobs.create(workspaceId, repositoryId, kind, paths ? { paths } : {}));
+    this.enqueue(job);
+    return { job: mapIndexJob(job), joined: Boolean(persisted) };
+  }
+
+  /** Resolves when the job finishes (for the CLI and tests). */
+  async waitForJob(workspaceId: string, jobId: string): Promise<IndexJob> {
+    const row = await this.jobs.findById(workspaceId, jobId);
+    if (!row) throw notFound('Index job', jobId);
+    const active = this.running.get(row.repositoryId);
+    if (active && active.job.id === jobId) return mapIndexJob(await active.done);
+    return mapIndexJob(row);
+  }
+
+  async getJob(workspaceId: string, jobId: string): Promise<IndexJob> {
+    const row = await this.jobs.findById(workspaceId, jobId);
+    if (!row) throw notFound('Index job', jobId);
+    const live = this.running.get(row.repositoryId);
+    return mapIndexJob(live && live.job.id === jobId ? live.job : row);
+  }
+
+  async listJobs(workspaceId: string): Promise<IndexJob[]> {
+    return (await this.jobs.list(workspaceId)).map((r) => mapIndexJob(this.running.get(r.repositoryId)?.job.id === r.id ? this.running.get(r.repositoryId)!.job : r));
+  }
+
+  async cancelJob(workspaceId: string, jobId: string): Promise<IndexJob> {
+    const row = await this.jobs.findById(workspaceId, jobId);
+    if (!row) throw notFound('Index job', jobId);
+    const active = this.running.get(row.repositoryId);
+    if (active && active.job.id === jobId) {
+      active.controller.abort();
+      return mapIndexJob(await active.done);
+    }
+    if (row.status === 'queued' || row.status === 'running') {
+      row.status = 'cancelled';
+      row.finishedAt = new Date();
+      await this.jobs.save(row);
+    }
+    return mapIndexJob(row);
+  }
+
+  /** Jobs a killed process left behind are picked up again; they finish with exactly the chunks a clean run gives. */
+  async resumeUnfinished(): Promise<number> {
+    const unfinished = await this.jobs.listUnfinished();
+    for (const job of unfinished) {
+      this.logger.log(`Resuming index job ${job.id} (${job.counts.processed}/${job.counts.toIndex} files done before the interruption)`);
+      this.enqueue(job);
+    }
+    return unfinished.length;
+  }
+
+  /** Interrupts running jobs on shutdown; they stay `running` in the database and resume on the next start. */
+  async stopAll(): Promise<void> {
+    this.shuttingDown = true;
+    for (const r of this.running.values()) r.controller.abort(SHUTDOWN);
+    await Promise.allSettled([...this.running.values()].map((r) => r.done));
+  }
+
+  private enqueue(job: IndexJobEntity): void {
+    const controller = new AbortController();
+    let resolveDone!: (j: IndexJobEntity) => void;
+    let rejectDone!: (e: unknown) => void;
+    const done = new Promise<IndexJobEntity>((res, rej) => ((resolveDone = res), (rejectDone = rej)));
+    done.catch(() => undefined);
+    this.running.set(job.repositoryId, { job, controller, done });
+    this.queue = this.queue
+      .then(async () => {
+        if (this.shuttingDown) return resolveDone(job);
+        const finished = controller.signal.aborted && job.status === 'queued' ? await this.markCancelled(job) : await this.runner.run(job, controller.signal);
+        resolveDone(finished);
+      })
+      .catch((err) => {
+        this.logger.error({ err, jobId: job.id }, 'Index job crashed');
+        rejectDone(err);
+      })
+      .finally(() => {
+        if (this.running.get(job.repositoryId)?.job.id === job.id) this.running.delete(job.repositoryId);
+      });
+  }
+
+  private async markCancelled(job: IndexJobEntity): Promise<IndexJobEntity> {
+    job.status = 'cancelled';
+    job.finishedAt = new Date();
+    await this.jobs.save(job);
+    return job;
+  }
+
+  private async requireRepo(workspaceId: string, id: string): Promise<RepositoryEntity> {
+    const repo = await this.repos.findById(workspaceId, id);
+    if (!repo) throw notFound('Repository', id);
+    return repo;
+  }
+
+  private async uniqueName(workspaceId: string, base: string): Promise<string> {
+    let name = base;
+    for (let i = 2; await this.repos.findByName(workspaceId, name); i++) name = `${base}-${i}`;
+    return name;
+  }
+}
