@@ -1,1 +1,3 @@
-export {};
+export * from './metrics';
+export * from './statistics';
+export * from './dataset';

@@ -1,0 +1,256 @@
+import type { EvalDatasetMeta, EvalQuery, EvalTask } from '@sextant/contracts';
+import { isGitRepo, noiseReason, readCommitHistory, runGit, runGitBuffer, stripTrailers, type GitCommit } from '@sextant/indexer';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { codeMentions, findIdentifiersInCorpus } from './code-mentions';
+import { DATASET_FILES, writeDataset } from './dataset-io';
+
+/** Options for {@link makeDataset}. */
+export interface MakeDatasetOptions {
+  /** The git repository to mine. */
+  repoPath: string;
+  /** Dataset folder to write (corpus/, tasks.jsonl, queries.jsonl, meta.json). */
+  outDir: string;
+  /** Cutoff commit: a sha/ref, or an ISO date (last mainline commit at or before it). Default: the mainline commit at 70 % of history. */
+  cutoff?: string;
+  /** Later commits changing more files than this are not queries (default 15). */
+  maxFilesPerQuery?: number;
+  /** Replace an existing non-empty `corpus/` folder (default false: refuse). */
+  overwrite?: boolean;
+}
+
+/** What {@link makeDataset} wrote. */
+export interface MadeDataset {
+  dir: string;
+  meta: EvalDatasetMeta;
+  tasks: EvalTask[];
+  queries: EvalQuery[];
+}
+
+interface TreeEntry {
+  sha: string;
+  size: number;
+  path: string;
+}
+
+/**
+ * Builds an evaluation dataset from a git history (shared/eval/FORMAT.md):
+ *
+ * - **cutoff**: the given sha/ref, the last first-parent commit at or before the given
+ *   ISO date, or by default the first-parent commit 70 % of the way through history.
+ * - **corpus/**: every regular file of the cutoff tree, written from git objects
+ *   (`ls-tree` + `cat-file --batch`; unlike `git archive` this ignores `export-ignore`).
+ *   Symlinks and submodules are skipped.
+ * - **tasks.jsonl**: every non-merge commit reachable from the cutoff that changed files:
+ *   title = subject, body = message without trailers, files = changed paths (renames
+ *   under their new name), `files_at_cutoff` = those paths renamed forward through later
+ *   renames up to the cutoff, keeping only files present in the corpus.
+ * - **queries.jsonl**: commits after the cutoff (`cutoff..HEAD`) that are not noise
+ *   (`noiseReason`: merges, bots, version/dependency bumps, typo/formatting-only,
+ *   lockfile/changelog-only, more than `maxFilesPerQuery` files). `relevant` = the files
+ *   the commit *modified* (status M), mapped back through renames made after the cutoff
+ *   to their cutoff path, and kept only when they exist in the corpus; commits left with
+ *   none are skipped. query = subject + blank line + trailer-free body.
+ * - **type**: `specific` when the query text mentions a code name found in the corpus:
+ *   an identifier-like word, a word in backticks, before `(` or in `a.b`, occurring as a
+ *   whole word in some corpus file, or a file name/path of a corpus file; else
+ *   `conceptual`. This is a lexical approximation (no parsing).
+ * - **meta.json**: repo (origin URL, else absolute path), cutoff sha and committer date,
+ *   counts (tasks, queries, corpus files, skipped queries by reason, query types), options.
+ *
+ * Ids are full commit shas.
+ *
+ * @example
+ * const { meta } = await makeDataset({ repoPath: '~/src/flask', outDir: 'datasets/flask' });
+ * meta.counts // { tasks: 3120, queries: 412, corpus_files: 230, ... }
+ */
+export async function makeDataset(options: MakeDatasetOptions): Promise<MadeDataset> {
+  const { repoPath, outDir, maxFilesPerQuery = 15, overwrite = false } = options;
+  if (!(await isGitRepo(repoPath))) throw new Error(`makeDataset: ${repoPath} is not a git repository`);
+  const cutoffSha = await resolveCutoff(repoPath, options.cutoff);
+  const cutoffDate = toUtcIso((await runGit(repoPath, ['show', '-s', '--format=%cI', cutoffSha])).trim());
+
+  const tree = await listTree(repoPath, cutoffSha);
+  const atCutoff = new Set(tree.map((e) => e.path));
+  const corpusDir = join(outDir, DATASET_FILES.corpus);
+  await prepareCorpusDir(corpusDir, overwrite);
+  await writeTree(repoPath, tree, corpusDir);
+
+  const before = await readCommitHistory(repoPath, { rev: cutoffSha });
+  const tasks = buildTasks(before, atCutoff);
+
+  const after = await readCommitHistory(repoPath, { rev: `${cutoffSha}..HEAD`, reverse: true });
+  const skipped: Record<string, number> = {};
+  const drafts = buildQueryDrafts(after, atCutoff, maxFilesPerQuery, skipped);
+
+  const candidates = new Set<string>();
+  const mentions = drafts.map((d) => codeMentions(d.query));
+  for (const m of mentions) for (const w of m.identifiers) candidates.add(w);
+  const foundIdentifiers = await findIdentifiersInCorpus(corpusDir, tree.map((e) => e.path), candidates);
+  const basenames = new Set(tree.map((e) => basename(e.path)));
+  const queries: EvalQuery[] = drafts.map((d, i) => {
+    const m = mentions[i];
+    const specific = m.identifiers.some((w) => foundIdentifiers.has(w)) || m.files.some((f) => atCutoff.has(f) || basenames.has(f));
+    return { id: d.id, query: d.query, relevant: d.relevant, type: specific ? 'specific' : 'conceptual' };
+  });
+
+  const types: Record<string, number> = {};
+  for (const q of queries) types[q.type] = (types[q.type] ?? 0) + 1;
+  const meta: EvalDatasetMeta = {
+    repo: await describeRepo(repoPath),
+    cutoff_sha: cutoffSha,
+    cutoff_date: cutoffDate,
+    counts: {
+      tasks: tasks.length,
+      queries: queries.length,
+      corpus_files: tree.length,
+      commits_before_cutoff: before.length,
+      commits_after_cutoff: after.length,
+      skipped_queries: skipped,
+      query_types: types,
+    },
+    options: { cutoff: options.cutoff ?? null, max_files_per_query: maxFilesPerQuery },
+  };
+  await writeDataset(outDir, { tasks, queries, meta });
+  return { dir: outDir, meta, tasks, queries };
+}
+
+/** Tasks from commits given newest first; renames are followed forward to the cutoff. */
+function buildTasks(commitsNewestFirst: readonly GitCommit[], atCutoff: ReadonlySet<string>): EvalTask[] {
+  const forward = new Map<string, string>(); // path at some past time -> path at cutoff
+  const tasks: EvalTask[] = [];
+  for (const c of commitsNewestFirst) {
+    if (c.parents.length <= 1 && c.files.length > 0) {
+      const files = [...new Set(c.files.map((f) => f.path))];
+      const filesAtCutoff = [...new Set(files.map((p) => forward.get(p) ?? p))].filter((p) => atCutoff.has(p));
+      tasks.push({ id: c.sha, title: c.subject, body: stripTrailers(c.body), files, files_at_cutoff: filesAtCutoff, created_at: toUtcIso(c.date) });
+    }
+    // Renames made by this commit apply to every older commit.
+    for (const f of c.files) if (f.status === 'R' && f.oldPath) forward.set(f.oldPath, forward.get(f.path) ?? f.path);
+  }
+  return tasks.reverse();
+}
+
+interface QueryDraft {
+  id: string;
+  query: string;
+  relevant: string[];
+}
+
+/** Query candidates from commits given oldest first; later paths are mapped back to cutoff paths. */
+function buildQueryDrafts(commitsOldestFirst: readonly GitCommit[], atCutoff: ReadonlySet<string>, maxFiles: number, skipped: Record<string, number>): QueryDraft[] {
+  const backward = new Map<string, string | null>(); // current path -> its path at cutoff (null: born after the cutoff)
+  const atCutoffPath = (p: string) => (backward.has(p) ? backward.get(p)! : p);
+  const drafts: QueryDraft[] = [];
+  for (const c of commitsOldestFirst) {
+    const reason = noiseReason(c, { maxFiles });
+    if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
+    else {
+      const relevant = [
+        ...new Set(
+          c.files
+            .filter((f) => f.status === 'M')
+            .map((f) => atCutoffPath(f.path))
+            .filter((p): p is string => p !== null && atCutoff.has(p)),
+        ),
+      ].sort();
+      if (relevant.length === 0) skipped['no-modified-cutoff-files'] = (skipped['no-modified-cutoff-files'] ?? 0) + 1;
+      else {
+        const body = stripTrailers(c.body);
+        drafts.push({ id: c.sha, query: body ? `${c.subject}\n\n${body}` : c.subject, relevant });
+      }
+    }
+    for (const f of c.files) {
+      if (f.status === 'R' && f.oldPath) {
+        backward.set(f.path, atCutoffPath(f.oldPath));
+        backward.set(f.oldPath, null);
+      } else if (f.status === 'A' || f.status === 'D') {
+        backward.set(f.path, null);
+      }
+    }
+  }
+  return drafts;
+}
+
+async function resolveCutoff(repoPath: string, cutoff: string | undefined): Promise<string> {
+  if (cutoff && /^\d{4}-\d{2}-\d{2}/.test(cutoff)) {
+    const sha = (await runGit(repoPath, ['rev-list', '-1', '--first-parent', `--before=${cutoff}`, 'HEAD'])).trim();
+    if (!sha) throw new Error(`makeDataset: no commit at or before ${cutoff} in ${repoPath}`);
+    return sha;
+  }
+  if (cutoff) {
+    try {
+      return (await runGit(repoPath, ['rev-parse', '--verify', '--quiet', `${cutoff}^{commit}`])).trim();
+    } catch {
+      throw new Error(`makeDataset: cutoff "${cutoff}" is neither a commit in ${repoPath} nor an ISO date (YYYY-MM-DD...)`);
+    }
+  }
+  const mainline = (await runGit(repoPath, ['rev-list', '--first-parent', '--reverse', 'HEAD'])).split('\n').filter(Boolean);
+  if (mainline.length === 0) throw new Error(`makeDataset: ${repoPath} has no commits`);
+  return mainline[Math.round(0.7 * (mainline.length - 1))];
+}
+
+async function listTree(repoPath: string, sha: string): Promise<TreeEntry[]> {
+  const out = await runGit(repoPath, ['ls-tree', '-r', '-l', '-z', '--full-tree', sha]);
+  const entries: TreeEntry[] = [];
+  for (const record of out.split('\0')) {
+    if (!record) continue;
+    const tab = record.indexOf('\t');
+    const [mode, type, objectSha, size] = record.slice(0, tab).split(/\s+/);
+    // Regular and executable files only: symlinks (120000) could point outside the corpus, submodules have no content here.
+    if (type !== 'blob' || (mode !== '100644' && mode !== '100755')) continue;
+    entries.push({ sha: objectSha, size: Number(size), path: record.slice(tab + 1) });
+  }
+  return entries;
+}
+
+async function prepareCorpusDir(corpusDir: string, overwrite: boolean): Promise<void> {
+  if (existsSync(corpusDir) && (await readdir(corpusDir)).length > 0) {
+    if (!overwrite) throw new Error(`makeDataset: ${corpusDir} already exists and is not empty (pass overwrite to replace it)`);
+    await rm(corpusDir, { recursive: true, force: true });
+  }
+  await mkdir(corpusDir, { recursive: true });
+}
+
+/** Writes blobs via `git cat-file --batch`, in batches of bounded total size. */
+async function writeTree(repoPath: string, entries: readonly TreeEntry[], corpusDir: string): Promise<void> {
+  const root = resolve(corpusDir);
+  const maxBatchBytes = 64 * 1024 * 1024;
+  for (let start = 0; start < entries.length; ) {
+    let end = start;
+    let bytes = 0;
+    while (end < entries.length && (end === start || bytes + entries[end].size <= maxBatchBytes)) bytes += entries[end++].size;
+    const batch = entries.slice(start, end);
+    const out = await runGitBuffer(repoPath, ['cat-file', '--batch'], { input: batch.map((e) => e.sha).join('\n') + '\n', maxBuffer: bytes + batch.length * 128 + 1024 * 1024 });
+    let offset = 0;
+    for (const entry of batch) {
+      const newline = out.indexOf(0x0a, offset);
+      const header = out.subarray(offset, newline).toString('utf8').split(' ');
+      if (header[1] !== 'blob') throw new Error(`makeDataset: git cat-file could not read ${entry.path} (${header.join(' ')})`);
+      const size = Number(header[2]);
+      const content = out.subarray(newline + 1, newline + 1 + size);
+      offset = newline + 1 + size + 1;
+      const target = resolve(root, entry.path);
+      if (!target.startsWith(root + '/')) continue; // never write outside the corpus
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, content);
+    }
+    start = end;
+  }
+}
+
+async function describeRepo(repoPath: string): Promise<string> {
+  try {
+    const url = (await runGit(repoPath, ['remote', 'get-url', 'origin'])).trim();
+    if (url) return url.replace(/\/\/[^@/]+@/, '//'); // drop credentials embedded in https URLs
+  } catch {
+    // no origin remote
+  }
+  return resolve(repoPath);
+}
+
+function toUtcIso(date: string): string {
+  const time = Date.parse(date);
+  return Number.isNaN(time) ? date : new Date(time).toISOString().replace(/\.000Z$/, 'Z');
+}

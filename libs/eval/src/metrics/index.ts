@@ -1,0 +1,3 @@
+export * from './ranking-metrics';
+export * from './score-run';
+export * from './source-overlap';

@@ -1,0 +1,2 @@
+export * from './paired-t-test';
+export * from './percentile';
