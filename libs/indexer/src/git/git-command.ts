@@ -29,18 +29,28 @@ export class GitCommandError extends Error {
  * @example
  * const head = (await runGit('/repo', ['rev-parse', 'HEAD'])).trim();
  */
-export function runGit(repoPath: string, args: readonly string[], options: RunGitOptions = {}): Promise<string> {
+export async function runGit(repoPath: string, args: readonly string[], options: RunGitOptions = {}): Promise<string> {
+  return (await runGitBuffer(repoPath, args, options)).toString('utf8');
+}
+
+/**
+ * Like {@link runGit} but resolves with raw stdout bytes (for `cat-file --batch` and other binary output).
+ *
+ * @example
+ * const blob = await runGitBuffer('/repo', ['cat-file', 'blob', sha]);
+ */
+export function runGitBuffer(repoPath: string, args: readonly string[], options: RunGitOptions = {}): Promise<Buffer> {
   const { maxBuffer = DEFAULT_MAX_BUFFER, input } = options;
   const fullArgs = ['-C', repoPath, '-c', 'core.quotePath=false', '-c', 'color.ui=false', '-c', 'log.showSignature=false', ...args];
   return new Promise((resolve, reject) => {
     const child = execFile(
       'git',
       fullArgs,
-      { maxBuffer, encoding: 'utf8', env: { ...process.env, GIT_PAGER: 'cat', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } },
+      { maxBuffer, encoding: 'buffer', env: { ...process.env, GIT_PAGER: 'cat', LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' } },
       (error, stdout, stderr) => {
         if (error) {
           const code = typeof (error as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? ((error as { code: number }).code) : null;
-          reject(new GitCommandError(args, code, stderr || error.message));
+          reject(new GitCommandError(args, code, stderr.toString('utf8') || error.message));
           return;
         }
         resolve(stdout);
