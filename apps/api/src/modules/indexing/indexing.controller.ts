@@ -6,6 +6,7 @@ import { ApiZodBody } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import { CurrentWorkspace } from '../workspaces/current-workspace.decorator';
 import { IndexingService } from './services/indexing.service';
+import { RepositoryWatcherService } from './services/repository-watcher.service';
 
 class RegisterRepositoryDto extends zodDto(RegisterRepositoryRequestSchema) {}
 class StartIndexDto extends zodDto(StartIndexRequestSchema) {}
@@ -15,7 +16,10 @@ class UpdateRepositoryDto extends zodDto(UpdateRepositorySchema) {}
 @ApiTags('indexing')
 @Controller('v1')
 export class IndexingController {
-  constructor(private readonly indexing: IndexingService) {}
+  constructor(
+    private readonly indexing: IndexingService,
+    private readonly watcher: RepositoryWatcherService,
+  ) {}
 
   /** Registers a local path (under SEXTANT_ALLOWED_ROOTS) or clones a git URL, then starts indexing it. */
   @Post('repos')
@@ -23,6 +27,7 @@ export class IndexingController {
   async register(@CurrentWorkspace() ws: string, @Body() body: RegisterRepositoryDto): Promise<Repository & { job: IndexJob | null }> {
     const repo = await this.indexing.register(ws, body);
     const job = body.index === false ? null : await this.indexing.startJob(ws, repo.id, 'full');
+    if (repo.watch) await this.watcher.watch(ws, repo.id);
     return { ...repo, job };
   }
 
@@ -38,13 +43,18 @@ export class IndexingController {
 
   @Patch('repos/:id')
   @ApiZodBody(UpdateRepositorySchema)
-  update(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateRepositoryDto): Promise<Repository> {
-    return this.indexing.setWatch(ws, id, body.watch);
+  async update(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateRepositoryDto): Promise<Repository> {
+    const repo = await this.indexing.setWatch(ws, id, body.watch);
+    if (repo.watch) await this.watcher.watch(ws, id);
+    else await this.watcher.unwatch(id);
+    return repo;
   }
 
   @Delete('repos/:id')
   @HttpCode(204)
   async remove(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string): Promise<void> {
+    await this.indexing.get(ws, id); // 404 before touching the watcher of another workspace's id
+    await this.watcher.unwatch(id);
     await this.indexing.remove(ws, id);
   }
 

@@ -1,0 +1,158 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chunkFile, discoverFiles, readSourceFile } from '@sextant/indexer';
+import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
+import request from 'supertest';
+import { makeFixtureRepo, readStoredChunks, SAMPLE_PROJECT, writeFiles } from '../helpers/fixture-repo';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { waitFor } from '../helpers/wait';
+
+/** What the library alone produces for a directory: the ids a clean index must hold. */
+async function expectedChunkIds(root: string, workspaceId: string, repoId: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const file of (await discoverFiles(root)).files) {
+    const read = await readSourceFile(file);
+    if (!read.ok) continue;
+    for (const c of chunkFile({ workspaceId, repoId, path: file.path, lang: file.lang, text: read.text }).chunks) ids.add(c.id);
+  }
+  return ids;
+}
+
+describe('Indexing over REST (real app)', () => {
+  let t: TestApp;
+  let http: ReturnType<typeof request>;
+  let workspaceId: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    http = request(t.app.getHttpServer()) as never;
+    workspaceId = (await request(t.app.getHttpServer()).get('/v1/workspaces')).body.workspaces[0].id;
+  });
+  afterAll(() => t.close());
+
+  const server = () => request(t.app.getHttpServer());
+  const finish = async (jobId: string) =>
+    waitFor(async () => {
+      const res = await server().get(`/v1/jobs/${jobId}`).expect(200);
+      return ['succeeded', 'failed', 'cancelled'].includes(res.body.status) ? res.body : null;
+    }, { what: `job ${jobId}` });
+  const storedFor = (repoId: string) => readStoredChunks(t.dataDir).filter((c) => c.repoId === repoId);
+
+  it('indexes a registered repository with exactly the chunks the library produces; edits and deletes touch only their file', async () => {
+    const root = makeFixtureRepo(SAMPLE_PROJECT, { git: true });
+    const reg = await server().post('/v1/repos').send({ path: root, name: 'sample' }).expect(201);
+    expect(reg.body).toMatchObject({ name: 'sample', root_path: root, job: { status: expect.any(String) } });
+    const repoId = reg.body.id as string;
+    const job = await finish(reg.body.job.id);
+    expect(job).toMatchObject({ status: 'succeeded', counts: { indexed: 5, failed: 0 } });
+
+    const expected = await expectedChunkIds(root, workspaceId, repoId);
+    const stored = storedFor(repoId);
+    expect(new Set(stored.map((c) => c.id))).toEqual(expected);
+    expect(stored.length).toBe(expected.size); // no duplicates
+
+    const detail = await server().get(`/v1/repos/${repoId}`).expect(200);
+    expect(detail.body.files).toMatchObject({ total: 5, by_language: { typescript: 1, python: 1, go: 1, markdown: 2 } });
+    expect(detail.body.chunks.total).toBe(expected.size);
+    expect(detail.body.chunks.by_type).toMatchObject({ file: 5, class: expect.any(Number), function: expect.any(Number), section: expect.any(Number) });
+    expect(detail.body.last_indexed_commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(detail.body.last_job.id).toBe(job.id);
+
+    // Edit one file: only its chunks change.
+    const before = new Map(stored.map((c) => [c.id, c.path]));
+    writeFiles(root, { 'src/util/math.go': SAMPLE_PROJECT['src/util/math.go'] + '\n// Max returns the larger value.\nfunc Max(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n' });
+    const reindex = await server().post(`/v1/repos/${repoId}/index`).send({}).expect(202);
+    const incremental = await finish(reindex.body.id);
+    expect(incremental.counts).toMatchObject({ indexed: 1, unchanged: 4, removed: 0 });
+    const after = storedFor(repoId);
+    const keptOthers = [...before].filter(([, p]) => p !== 'src/util/math.go').map(([id]) => id);
+    expect(new Set(after.filter((c) => c.path !== 'src/util/math.go').map((c) => c.id))).toEqual(new Set(keptOthers));
+    expect(after.filter((c) => c.path === 'src/util/math.go').map((c) => c.id)).not.toEqual([...before].filter(([, p]) => p === 'src/util/math.go').map(([id]) => id));
+    expect(new Set(after.map((c) => c.id))).toEqual(await expectedChunkIds(root, workspaceId, repoId));
+
+    // Delete a file: its chunks are gone, nothing else moves.
+    fs.rmSync(path.join(root, 'src/auth/token.py'));
+    const del = await finish((await server().post(`/v1/repos/${repoId}/index`).send({}).expect(202)).body.id);
+    expect(del.counts).toMatchObject({ removed: 1, indexed: 0 });
+    const afterDelete = storedFor(repoId);
+    expect(afterDelete.some((c) => c.path === 'src/auth/token.py')).toBe(false);
+    expect(afterDelete.length).toBe(after.filter((c) => c.path !== 'src/auth/token.py').length);
+
+    // Keyword search sees the edit and not the deleted file.
+    const chunks = t.app.get<ChunkIndex>(CHUNK_INDEX);
+    const hits = await chunks.searchKeyword('Max', { workspaceId, repoIds: [repoId] }, 5, { mode: 'and' });
+    expect(hits[0]?.payload.path).toBe('src/util/math.go');
+    expect(await chunks.searchKeyword('validate_token', { workspaceId, repoIds: [repoId] }, 5)).toEqual([]);
+
+    // Deleting the repository deletes its chunks.
+    await server().delete(`/v1/repos/${repoId}`).expect(204);
+    expect(storedFor(repoId)).toEqual([]);
+    await server().get(`/v1/repos/${repoId}`).expect(404);
+  });
+
+  it('a second index request while a job runs joins it', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`src/m${i}.ts`] = `export function fn${i}(a: number): number {\n  return a * ${i};\n}\n`;
+    const root = makeFixtureRepo(files);
+    const reg = await server().post('/v1/repos').send({ path: root }).expect(201);
+    const again = await server().post(`/v1/repos/${reg.body.id}/index`).send({ kind: 'incremental' }).expect(202);
+    expect(again.body.id).toBe(reg.body.job.id);
+    await finish(reg.body.job.id);
+  });
+
+  it('clones and indexes a file:// git URL', async () => {
+    const origin = makeFixtureRepo(SAMPLE_PROJECT, { git: true });
+    const reg = await server().post('/v1/repos').send({ git_url: `file://${origin}` }).expect(201);
+    expect(reg.body.git_url).toBe(`file://${origin}`);
+    expect(reg.body.root_path.startsWith(path.join(t.dataDir, 'clones'))).toBe(true);
+    const job = await finish(reg.body.job.id);
+    expect(job.counts.indexed).toBe(5);
+    await server().delete(`/v1/repos/${reg.body.id}`).expect(204);
+    expect(fs.existsSync(reg.body.root_path)).toBe(false);
+  });
+
+  describe('refusals write nothing', () => {
+    const countRepos = async () => (await server().get('/v1/repos').expect(200)).body.repositories.length;
+
+    it('a path outside the allowed roots -> 403 naming SEXTANT_ALLOWED_ROOTS', async () => {
+      const before = await countRepos();
+      const res = await server().post('/v1/repos').send({ path: '/etc' }).expect(403);
+      expect(res.body.message).toMatch(/outside the allowed roots/);
+      expect(res.body.message).toMatch(/SEXTANT_ALLOWED_ROOTS/);
+      expect(await countRepos()).toBe(before);
+    });
+
+    it('a symlink inside the allowed root that points outside it -> 403', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-link-'));
+      fs.symlinkSync('/etc', path.join(dir, 'escape'));
+      await server().post('/v1/repos').send({ path: path.join(dir, 'escape') }).expect(403);
+    });
+
+    it('a non-existent path -> 400', async () => {
+      const res = await server().post('/v1/repos').send({ path: path.join(os.tmpdir(), 'does-not-exist-xyz') }).expect(400);
+      expect(res.body.message).toMatch(/does not exist/);
+    });
+
+    it('a URL that is not a git repository -> 400 and no clone left behind', async () => {
+      const notGit = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-notgit-'));
+      const before = await countRepos();
+      const res = await server().post('/v1/repos').send({ git_url: `file://${notGit}` }).expect(400);
+      expect(res.body.message).toMatch(/Could not clone/);
+      expect(await countRepos()).toBe(before);
+      const clones = path.join(t.dataDir, 'clones');
+      const leftovers = fs.existsSync(clones) ? fs.readdirSync(clones, { recursive: true }).filter((p) => String(p).includes('sextant-notgit')) : [];
+      expect(leftovers).toEqual([]);
+    });
+
+    it('an unsupported URL scheme and a body with both path and git_url -> 400', async () => {
+      await server().post('/v1/repos').send({ git_url: 'ext::sh -c touch% /tmp/pwned' }).expect(400);
+      await server().post('/v1/repos').send({ path: os.tmpdir(), git_url: 'file:///x' }).expect(400);
+    });
+  });
+
+  it('unknown repository and job ids -> 404', async () => {
+    await server().get('/v1/repos/00000000-0000-4000-8000-000000000000').expect(404);
+    await server().get('/v1/jobs/00000000-0000-4000-8000-000000000000').expect(404);
+    await server().get('/v1/repos/not-a-uuid').expect(400);
+  });
+});
