@@ -1,3 +1,4 @@
 export * from './metrics';
 export * from './statistics';
 export * from './dataset';
+export * from './report';

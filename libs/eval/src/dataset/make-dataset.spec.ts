@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeDataset, readDataset, taskFiles } from './index';
+import { GitFixture } from './__tests__/git-fixture';
+
+describe('makeDataset from a real git history', () => {
+  const repo = new GitFixture();
+  const out = mkdtempSync(join(tmpdir(), 'sextant-dataset-'));
+  const sha: Record<string, string> = {};
+
+  beforeAll(() => {
+    sha.c1 = repo.commit('Add session store and router', {
+      'src/session.ts': 'export const SESSION_TTL = 86400;\nexport function createSession() {}\n',
+      'src/router.ts': 'export class Router {\n  handle(path: string) {}\n}\n',
+      'README.md': '# demo\n',
+    });
+    sha.c2 = repo.commit('Add cookie parsing\n\nParse cookies before sessions.\n\nSigned-off-by: Ada Dev <ada@example.com>', {
+      'src/cookies.ts': 'export function parseCookies(h: string) { return h; }\n',
+      'src/session.ts': 'export const SESSION_TTL = 86400;\nexport function createSession() { parseCookies(""); }\n',
+    });
+    repo.mv('src/router.ts', 'src/http/router.ts');
+    sha.c3 = repo.commit('Move router under http');
+    sha.cutoff = repo.commit('Handle empty paths in router', { 'src/http/router.ts': 'export class Router {\n  handle(path: string) { if (!path) return; }\n}\n' });
+    // --- after the cutoff ---
+    sha.q1 = repo.commit('Fix createSession ignoring SESSION_TTL', {
+      'src/session.ts': 'export const SESSION_TTL = 3600;\nexport function createSession() {}\n',
+      'src/new-thing.ts': 'export {};\n',
+    });
+    sha.bot = repo.commit('Bump lodash from 4.17.20 to 4.17.21', { 'package.json': '{}' }, { name: 'dependabot[bot]', email: 'support@github.com' });
+    sha.lock = repo.commit('Refresh lockfile', { 'package-lock.json': '{}' });
+    repo.mv('src/cookies.ts', 'src/http/cookies.ts');
+    sha.moveCookies = repo.commit('Move cookies next to the router');
+    sha.q2 = repo.commit('Cookies are dropped when the browser sends several headers', { 'src/http/cookies.ts': 'export function parseCookies(h: string) { return h.split(","); }\n' });
+    sha.big = repo.commit('Sweeping change', Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`src/gen${i}.ts`, `${i}`])));
+    sha.typo = repo.commit('Fix typo in README', { 'README.md': '# Demo\n' });
+    repo.git(['checkout', '-q', '-b', 'feature']);
+    sha.q3 = repo.commit('Refactor matchRoute helper', { 'src/http/router.ts': 'export class Router {\n  handle(path: string) { return path; }\n}\n' });
+    repo.git(['checkout', '-q', 'main']);
+    repo.git(['merge', '-q', '--no-ff', 'feature', '-m', 'Merge pull request #7 from ada/feature']);
+  });
+  afterAll(() => {
+    repo.dispose();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  it('writes tasks, queries, meta and the corpus as FORMAT.md describes', async () => {
+    const made = await makeDataset({ repoPath: repo.path, outDir: out, cutoff: sha.cutoff });
+    const ds = await readDataset(out);
+    expect(ds.warnings).toEqual([]);
+
+    // Tasks: the four commits up to the cutoff, oldest first, trailers stripped, renames followed forward.
+    expect(ds.tasks.map((t) => t.id)).toEqual([sha.c1, sha.c2, sha.c3, sha.cutoff]);
+    const first = ds.tasks[0];
+    expect(first.files.sort()).toEqual(['README.md', 'src/router.ts', 'src/session.ts']);
+    expect(taskFiles(first).sort()).toEqual(['README.md', 'src/http/router.ts', 'src/session.ts']);
+    expect(ds.tasks[1]).toMatchObject({ title: 'Add cookie parsing', body: 'Parse cookies before sessions.', created_at: '2023-01-01T02:00:00Z' });
+
+    // Queries: only real work, only modified files that exist at the cutoff, mapped back through later renames.
+    expect(ds.queries).toEqual([
+      { id: sha.q1, query: 'Fix createSession ignoring SESSION_TTL', relevant: ['src/session.ts'], type: 'specific' },
+      { id: sha.q2, query: 'Cookies are dropped when the browser sends several headers', relevant: ['src/cookies.ts'], type: 'conceptual' },
+      // matchRoute looks like an identifier but the corpus has no such name
+      { id: sha.q3, query: 'Refactor matchRoute helper', relevant: ['src/http/router.ts'], type: 'conceptual' },
+    ]);
+
+    // Corpus = the tree at the cutoff, byte for byte.
+    expect(readFileSync(join(ds.corpusDir, 'src/http/router.ts'), 'utf8')).toContain('if (!path) return;');
+    expect(readFileSync(join(ds.corpusDir, 'src/cookies.ts'), 'utf8')).toContain('parseCookies');
+    expect(() => readFileSync(join(ds.corpusDir, 'src/router.ts'))).toThrow();
+
+    expect(ds.meta).toEqual(made.meta);
+    expect(ds.meta).toMatchObject({
+      repo: repo.path,
+      cutoff_sha: sha.cutoff,
+      cutoff_date: '2023-01-01T04:00:00Z',
+      counts: {
+        tasks: 4,
+        queries: 3,
+        corpus_files: 4,
+        skipped_queries: { bot: 1, 'lockfile-only': 1, 'no-modified-cutoff-files': 1, 'too-many-files': 1, 'typo-or-formatting': 1, merge: 1 },
+        query_types: { specific: 1, conceptual: 2 },
+      },
+      options: { max_files_per_query: 15 },
+    });
+  });
+
+  it('refuses to overwrite a non-empty corpus unless asked', async () => {
+    writeFileSync(join(out, 'corpus', 'stray.txt'), 'x');
+    await expect(makeDataset({ repoPath: repo.path, outDir: out, cutoff: sha.cutoff })).rejects.toThrow(/already exists and is not empty/);
+    await makeDataset({ repoPath: repo.path, outDir: out, cutoff: sha.cutoff, overwrite: true });
+    expect(() => readFileSync(join(out, 'corpus', 'stray.txt'))).toThrow();
+  });
+
+  it('takes an ISO date as cutoff, and defaults to 70% of mainline history', async () => {
+    const byDate = await makeDataset({ repoPath: repo.path, outDir: out, cutoff: '2023-01-01T04:30:00Z', overwrite: true });
+    expect(byDate.meta.cutoff_sha).toBe(sha.cutoff);
+    const byDefault = await makeDataset({ repoPath: repo.path, outDir: out, overwrite: true });
+    const mainline = repo.git(['rev-list', '--first-parent', '--reverse', 'HEAD']).trim().split('\n');
+    // 12 mainline commits (11 + the merge): index round(0.7 × 11) = 8
+    expect(mainline).toHaveLength(12);
+    expect(byDefault.meta.cutoff_sha).toBe(mainline[8]);
+    expect(byDefault.tasks.length).toBeGreaterThan(4);
+  });
+
+  it('explains a bad cutoff or a non-repository', async () => {
+    await expect(makeDataset({ repoPath: repo.path, outDir: out, cutoff: 'no-such-ref', overwrite: true })).rejects.toThrow(/neither a commit/);
+    await expect(makeDataset({ repoPath: out, outDir: join(out, 'x') })).rejects.toThrow(/not a git repository/);
+  });
+});

@@ -1,0 +1,3 @@
+export * from './bar-chart.svg';
+export * from './evaluate-runs';
+export * from './markdown-report';
