@@ -117,6 +117,23 @@ describe('git history reading against real repositories', () => {
     }
   });
 
+  it('reports paths relative to a sub-directory when given one', async () => {
+    const scratch = new TestRepo();
+    try {
+      const base = scratch.commit('base', { 'packages/api/a.ts': 'a', 'packages/web/b.ts': 'b' });
+      scratch.write('packages/api/a.ts', 'a2');
+      scratch.write('packages/api/new.ts', 'n');
+      scratch.write('packages/web/b.ts', 'b2');
+      const changes = await changedFilesSince(join(scratch.path, 'packages/api'), base);
+      expect(changes).toEqual([
+        { status: 'M', path: 'a.ts' },
+        { status: 'A', path: 'new.ts' },
+      ]);
+    } finally {
+      scratch.dispose();
+    }
+  });
+
   it('knows a repository from a plain directory and reads HEAD', async () => {
     const plain = mkdtempSync(join(tmpdir(), 'sextant-plain-'));
     try {

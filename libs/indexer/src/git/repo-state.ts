@@ -39,6 +39,8 @@ export async function headCommit(repoPath: string): Promise<string | null> {
  * `sha`, staged and unstaged edits, and untracked files that are not ignored. One entry
  * per path, with status relative to `sha` (a file added after `sha` and edited since is
  * 'A'; one added and deleted again does not appear). Renames are detected (`-M`).
+ * When `repoPath` is a sub-directory of the work tree, only changes under it are listed,
+ * with paths relative to it.
  * This is what an incremental re-index needs: re-read 'A'/'M'/'R' paths, drop 'D' paths
  * and the `oldPath` of renames.
  *
