@@ -1,3 +1,4 @@
 export * from './workspaces';
 export * from './indexing';
 export * from './eval';
+export * from './search';

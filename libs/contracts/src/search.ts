@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/** The retrieval sources a search fans out to. */
+export const SEARCH_SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
+export const SearchSourceSchema = z.enum(SEARCH_SOURCES);
+export type SearchSource = z.infer<typeof SearchSourceSchema>;
+
+export const FusionStrategySchema = z.enum(['rrf', 'weighted', 'cascade', 'vote', 'concat']);
+export type FusionStrategyName = z.infer<typeof FusionStrategySchema>;
+
+export const QueryClassSchema = z.enum(['specific', 'conceptual']);
+export type QueryClassName = z.infer<typeof QueryClassSchema>;
+
+export const KeywordModeSchema = z.enum(['and', 'or', 'phrase']);
+
+/** Globs are bounded: long or numerous patterns are rejected rather than run. */
+const Glob = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine((g) => (g.match(/\*\*/g) ?? []).length <= 8 && (g.match(/[{}]/g) ?? []).length <= 16, 'pattern is too complex');
+
+export const SearchFiltersSchema = z
+  .object({
+    repos: z.array(z.string().min(1).max(200)).max(50).optional().describe('repository ids or names'),
+    langs: z.array(z.string().min(1).max(32)).max(20).optional(),
+    chunk_types: z.array(z.enum(['file', 'class', 'method', 'function', 'section', 'window'])).max(6).optional(),
+    include: z.array(Glob).max(20).optional(),
+    exclude: z.array(Glob).max(20).optional(),
+    symbols: z.array(z.string().min(1).max(300)).max(50).optional(),
+  })
+  .strict();
+export type SearchFilters = z.infer<typeof SearchFiltersSchema>;
+
+export const SourceWeightsSchema = z.partialRecord(SearchSourceSchema, z.number().min(0).max(100));
+export type SourceWeightMap = z.infer<typeof SourceWeightsSchema>;
+
+/** `POST /v1/search` (also the `options` of socket `search:start` and the SSE query). */
+export const SearchRequestSchema = z
+  .object({
+    query: z.string().trim().min(1, 'query must not be empty').max(2000),
+    top_k: z.number().int().min(1).max(50).default(10),
+    strategy: FusionStrategySchema.default('rrf'),
+    weights: SourceWeightsSchema.optional().describe('override the learned weights for this search'),
+    sources: z.array(SearchSourceSchema).min(1).max(5).optional().describe('default: all five'),
+    filters: SearchFiltersSchema.optional(),
+    granularity: z.enum(['file', 'chunk']).default('file'),
+    keyword_mode: KeywordModeSchema.optional().describe('default: and, falling back to or when and finds nothing'),
+    rerank: z.boolean().default(true).describe('exact float rescoring of dense candidates'),
+    timeout_ms: z.number().int().min(50).max(30000).optional().describe('per-source timeout'),
+  })
+  .strict();
+export type SearchRequest = z.input<typeof SearchRequestSchema>;
+export type ParsedSearchRequest = z.output<typeof SearchRequestSchema>;
+
+export const SourceExplainSchema = z.object({
+  source: z.string(),
+  rank: z.number().int(),
+  score: z.number(),
+  share: z.number(),
+});
+
+export const RelatedTaskSchema = z.object({
+  task_id: z.string(),
+  title: z.string(),
+  score: z.number(),
+  created_at: z.string().nullable().optional(),
+});
+export type RelatedTask = z.infer<typeof RelatedTaskSchema>;
+
+export const ChunkEvidenceSchema = z.object({
+  id: z.string(),
+  chunk_type: z.string(),
+  symbol: z.string().nullable(),
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  start_byte: z.number().int(),
+  end_byte: z.number().int(),
+  score: z.number(),
+  snippet: z.string(),
+});
+export type ChunkEvidence = z.infer<typeof ChunkEvidenceSchema>;
+
+export const SearchResultSchema = z.object({
+  /** `file:<repo_id>:<path>` for files, the chunk id for chunks — what feedback and fetch refer to. */
+  id: z.string(),
+  kind: z.enum(['file', 'chunk']),
+  rank: z.number().int(),
+  score: z.number(),
+  repo_id: z.string(),
+  repo_name: z.string().nullable(),
+  path: z.string(),
+  lang: z.string().nullable(),
+  chunk: ChunkEvidenceSchema.nullable(),
+  evidence: z.array(ChunkEvidenceSchema),
+  explain: z.object({
+    sources: z.array(SourceExplainSchema),
+    hit_reasons: z.array(z.string()),
+    related_tasks: z.array(RelatedTaskSchema),
+    prior: z.number(),
+    score_before_prior: z.number(),
+  }),
+});
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+export const SearchResponseSchema = z.object({
+  search_id: z.string(),
+  query: z.string(),
+  query_class: QueryClassSchema,
+  strategy: FusionStrategySchema,
+  granularity: z.enum(['file', 'chunk']),
+  weights: SourceWeightsSchema,
+  weights_version: z.number().int(),
+  results: z.array(SearchResultSchema),
+  /** Degradations: sources that failed or timed out, keyword fallbacks, filters that emptied a source. */
+  limits: z.array(z.string()),
+  timings_ms: z.record(z.string(), z.number()),
+  cached: z.boolean(),
+});
+export type SearchResponse = z.infer<typeof SearchResponseSchema>;
+
+/** One streamed step: the fused ranking so far, after `source` answered. */
+export const SearchPartialSchema = z.object({
+  source: z.string(),
+  results: z.array(SearchResultSchema),
+  sources_done: z.array(z.string()),
+  sources_pending: z.array(z.string()),
+  limits: z.array(z.string()),
+});
+export type SearchPartial = z.infer<typeof SearchPartialSchema>;
