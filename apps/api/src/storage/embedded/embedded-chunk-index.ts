@@ -85,6 +85,11 @@ export class EmbeddedChunkIndex implements ChunkIndex {
     return this.collection.searchKeyword(query, q, k, keywordMode(options, 'ChunkIndex.searchKeyword'));
   }
 
+  /** See `EmbeddedCollection.int8Matrix` (benchmarks only). */
+  int8Matrix() {
+    return this.collection.int8Matrix();
+  }
+
   async health(): Promise<IndexHealth> {
     return { ok: true, backend: 'embedded', points: this.collection.size };
   }

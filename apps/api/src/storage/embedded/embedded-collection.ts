@@ -123,7 +123,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
       setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
       load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8 FROM ${t}_points ORDER BY slot`),
-      fts: db.prepare(`SELECT rowid AS slot, rank FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rank`),
+      fts: db.prepare(`SELECT rowid AS slot, rank FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rank LIMIT ?`),
     };
     const meta = this.stmt.meta.get(t) as { dims: number | null; scale: number | null } | undefined;
     this.dims = meta?.dims ?? options.dims;
@@ -140,6 +140,11 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
 
   get dimensions(): number | undefined {
     return this.dims;
+  }
+
+  /** The int8 matrix exactly as searched (slots × dims, holes are zero); for benchmarks and diagnostics only. */
+  int8Matrix(): { data: Int8Array; dims: number; slots: number } {
+    return { data: this.vectors.subarray(0, this.high * (this.dims ?? 0)), dims: this.dims ?? 0, slots: this.high };
   }
 
   private load(): void {
@@ -504,13 +509,20 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     if (!expr || this.liveCount === 0) return [];
     const { mask, count } = this.candidates(q);
     if (!count) return [];
-    const hits: { slot: number; score: number }[] = [];
-    for (const row of this.stmt.fts.iterate(expr) as Iterable<{ slot: number; rank: number }>) {
-      if (row.slot < mask.length && mask[row.slot]) {
-        hits.push({ slot: row.slot, score: -row.rank });
-        if (hits.length >= k) break;
+    // FTS5 computes BM25 for every match, but ORDER BY rank LIMIT lets it keep only the top rows;
+    // oversample by the filter's selectivity and widen until k survive or the matches run out.
+    let limit = Math.ceil((k * this.liveCount) / count) * 2 + 10;
+    for (;;) {
+      const rows = this.stmt.fts.all(expr, limit) as { slot: number; rank: number }[];
+      const hits: { slot: number; score: number }[] = [];
+      for (const row of rows) {
+        if (row.slot < mask.length && mask[row.slot]) {
+          hits.push({ slot: row.slot, score: -row.rank });
+          if (hits.length >= k) break;
+        }
       }
+      if (hits.length >= k || rows.length < limit) return this.withPayloads(hits);
+      limit *= 4;
     }
-    return this.withPayloads(hits);
   }
 }
