@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import type { Language } from '../language/language';
-import { chunkFile } from './chunk-file';
+import { ParsePool } from '../parsing/parse-pool';
+
+// Worker threads, for the same reason as in chunk-file.spec.ts (node-tree-sitter under Jest).
+let pool: ParsePool;
+beforeAll(() => {
+  pool = new ParsePool({ size: 1, timeoutMs: 60_000 });
+});
+afterAll(() => pool.close());
 
 const BASE: Record<'typescript' | 'python' | 'go', string> = {
   typescript: `import { a } from './a';\n\nexport class Store {\n  private items: string[] = [];\n  add(item: string): void {\n    if (item.length > 0) {\n      this.items.push(a(item));\n    } else {\n      throw new Error('empty');\n    }\n  }\n}\n\nexport function total(xs: number[]): number {\n  let sum = 0;\n  for (const x of xs) {\n    sum += x;\n  }\n  return sum;\n}\n`,
@@ -30,15 +37,16 @@ function apply(source: string, edits: Edit[]): string {
 const nonWhitespace = (s: string) => s.replace(/\s/g, '').length;
 
 describe('chunkFile under random edits (property)', () => {
-  it('never crashes, stays within budget except single lines, and loses no text', () => {
-    fc.assert(
-      fc.property(
+  it('never crashes, stays within budget except single lines, and loses no text', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.constantFrom<keyof typeof BASE>('typescript', 'python', 'go'),
         fc.array(editArb, { maxLength: 25 }),
         fc.integer({ min: 40, max: 400 }),
-        (lang, edits, budget) => {
+        async (lang, edits, budget) => {
           const text = apply(BASE[lang], edits);
-          const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: `f.${lang}`, lang: lang as Language, text }, { maxChunkChars: budget });
+          const result = await pool.chunk({ workspaceId: 'w', repoId: 'r', path: `f.${lang}`, lang: lang as Language, text }, { maxChunkChars: budget });
+          expect(result.error ?? '').not.toMatch(/failed/);
           for (const chunk of result.chunks) {
             if (chunk.startLine !== chunk.endLine) expect(nonWhitespace(chunk.content)).toBeLessThanOrEqual(budget);
             expect(text.includes(chunk.content)).toBe(true);
@@ -49,5 +57,5 @@ describe('chunkFile under random edits (property)', () => {
       ),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });

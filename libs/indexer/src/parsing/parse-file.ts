@@ -14,5 +14,12 @@ import { parserFor } from './parser-registry';
 export function parseFile(text: string, lang: ParsedLanguage): Parser.Tree {
   const parser = parserFor(lang);
   const bufferSize = Math.max(32 * 1024, text.length * 2 + 1024);
-  return parser.parse(text, undefined, { bufferSize });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const tree = parser.parse(text, undefined, { bufferSize });
+    // node-tree-sitter occasionally hands back a tree whose rootNode fails to unmarshal (seen under load); retry once.
+    if (tree?.rootNode) return tree;
+  }
+  // Happens when node-tree-sitter's JS wrapper was evaluated twice in one process (e.g. several Jest
+  // test files parsing on the main thread): the second copy cannot reach the native rootNode.
+  throw new Error('tree-sitter returned no syntax tree');
 }

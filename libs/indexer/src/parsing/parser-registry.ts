@@ -1,4 +1,13 @@
+import { createRequire } from 'node:module';
 import type { ParsedLanguage } from '../language/language';
+
+// node-tree-sitter's wrapper must be evaluated once per process: a second evaluation (Jest re-runs
+// modules per test file) reads its own `rootNode` getter off the shared native prototype and every
+// later tree comes back without a root. `process.getBuiltinModule` reaches Node's real loader, which
+// caches the wrapper process-wide, even inside a test runner's sandbox.
+const getBuiltin = (process as unknown as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+const realCreateRequire = getBuiltin ? (getBuiltin('node:module') as typeof import('node:module')).createRequire : createRequire;
+const nativeRequire = realCreateRequire(__filename);
 
 // Loaded lazily so that importing the library (e.g. for discovery only) never pays for native grammars.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -10,7 +19,7 @@ const parsers = new Map<ParsedLanguage, TreeSitterParser>();
 const grammars = new Map<ParsedLanguage, TreeSitterLanguage>();
 
 function loadParserClass(): typeof import('tree-sitter') {
-  ParserClass ??= require('tree-sitter') as typeof import('tree-sitter');
+  ParserClass ??= nativeRequire('tree-sitter') as typeof import('tree-sitter');
   return ParserClass;
 }
 
@@ -20,25 +29,25 @@ export function grammarFor(lang: ParsedLanguage): TreeSitterLanguage {
   if (!grammar) {
     switch (lang) {
       case 'typescript':
-        grammar = require('tree-sitter-typescript').typescript;
+        grammar = nativeRequire('tree-sitter-typescript').typescript;
         break;
       case 'tsx':
-        grammar = require('tree-sitter-typescript').tsx;
+        grammar = nativeRequire('tree-sitter-typescript').tsx;
         break;
       case 'javascript':
-        grammar = require('tree-sitter-javascript');
+        grammar = nativeRequire('tree-sitter-javascript');
         break;
       case 'python':
-        grammar = require('tree-sitter-python');
+        grammar = nativeRequire('tree-sitter-python');
         break;
       case 'go':
-        grammar = require('tree-sitter-go');
+        grammar = nativeRequire('tree-sitter-go');
         break;
       case 'java':
-        grammar = require('tree-sitter-java');
+        grammar = nativeRequire('tree-sitter-java');
         break;
       case 'rust':
-        grammar = require('tree-sitter-rust');
+        grammar = nativeRequire('tree-sitter-rust');
         break;
     }
     grammars.set(lang, grammar as TreeSitterLanguage);

