@@ -1,0 +1,219 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import type { Command } from 'commander';
+import { makeDataset, readDataset, readMeta, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
+import { DomainError } from '../../common/domain-error';
+import { BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
+import { buildEvaluationReport } from '../../modules/evaluation/evaluation-report';
+import { EvaluationService, type EvaluationProgress } from '../../modules/evaluation/evaluation.service';
+import { SearchService } from '../../modules/fusion/search.service';
+import { IndexingService } from '../../modules/indexing/services/indexing.service';
+import { TaskHistoryService } from '../../modules/task-history/task-history.service';
+import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
+import { createCliContext } from '../cli-app';
+import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
+
+interface MakeDatasetOpts {
+  git: string;
+  out: string;
+  cutoff?: string;
+  maxFiles: string;
+  overwrite?: boolean;
+  json?: boolean;
+}
+
+interface RunOpts {
+  dataset?: string;
+  corpus?: string;
+  tasks?: string;
+  queries?: string;
+  strategies?: string;
+  json?: string;
+  report?: string;
+  metricsJson?: string;
+  topK: string;
+  baseline: boolean;
+  fused: string;
+  dataDir?: string;
+  keepData?: boolean;
+}
+
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+export function registerEval(program: Command): void {
+  const evalCmd = program.command('eval').description('Build evaluation datasets from git history and score search strategies on them (shared/eval/FORMAT.md)');
+
+  evalCmd
+    .command('make-dataset')
+    .description('Mine a git history: commits before the cutoff become tasks, later commits become queries whose ground truth is the files they modified')
+    .requiredOption('--git <repo>', 'local git repository (or a URL to clone)')
+    .requiredOption('--out <dir>', 'dataset folder to write (corpus/, tasks.jsonl, queries.jsonl, meta.json)')
+    .option('--cutoff <sha|ref|date>', 'cutoff commit, or an ISO date (default: the mainline commit at 70 % of history)')
+    .option('--max-files <n>', 'later commits touching more files are not queries', '15')
+    .option('--overwrite', 'replace an existing corpus/ folder')
+    .option('--json', 'print meta.json on stdout')
+    .action(async (opts: MakeDatasetOpts) => {
+      const maxFiles = Number(opts.maxFiles);
+      if (!Number.isInteger(maxFiles) || maxFiles < 1) fail(`--max-files must be a positive integer, got "${opts.maxFiles}"`, ExitCode.BadInput);
+      let repoPath = opts.git;
+      let cloneDir: string | null = null;
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.git) || /^[^/\s]+@[^:\s]+:/.test(opts.git)) {
+        cloneDir = mkdtempSync(join(tmpdir(), 'sextant-eval-clone-'));
+        err(`Cloning ${opts.git} …`);
+        try {
+          await promisify(execFile)('git', ['clone', '--quiet', '--bare', '--', opts.git, cloneDir], { maxBuffer: 16 * 1024 * 1024 });
+        } catch (e) {
+          rmSync(cloneDir, { recursive: true, force: true });
+          fail(`cannot clone ${opts.git}: ${(e as Error).message.split('\n')[0]}`, ExitCode.BadInput);
+        }
+        repoPath = cloneDir;
+      } else if (!existsSync(opts.git)) fail(`--git ${opts.git}: no such directory`, ExitCode.BadInput);
+      try {
+        const made = await makeDataset({ repoPath: resolve(repoPath), outDir: resolve(opts.out), cutoff: opts.cutoff, maxFilesPerQuery: maxFiles, overwrite: opts.overwrite });
+        if (opts.json) process.stdout.write(`${JSON.stringify(made.meta)}\n`);
+        else {
+          const c = made.meta.counts;
+          process.stdout.write(
+            `Dataset ${made.dir}\n  repo ${made.meta.repo}, cutoff ${made.meta.cutoff_sha.slice(0, 12)} (${made.meta.cutoff_date})\n` +
+              `  ${c.corpus_files} corpus files, ${c.tasks} tasks, ${c.queries} queries ${JSON.stringify(c.query_types)}\n  skipped queries: ${JSON.stringify(c.skipped_queries)}\n`,
+          );
+        }
+      } catch (e) {
+        fail((e as Error).message, ExitCode.BadInput);
+      } finally {
+        if (cloneDir) rmSync(cloneDir, { recursive: true, force: true });
+      }
+    });
+
+  evalCmd
+    .command('run')
+    .description('Index a dataset into a throw-away workspace and score every strategy (P@5/10, R@5/10, MRR, NDCG@10, significance vs task_only, latency)')
+    .option('--dataset <dir>', 'dataset folder (shorthand for --corpus DIR/corpus --tasks DIR/tasks.jsonl --queries DIR/queries.jsonl)')
+    .option('--corpus <dir>', 'source tree to index')
+    .option('--tasks <file>', 'tasks.jsonl (task history)')
+    .option('--queries <file>', 'queries.jsonl (queries with relevant files)')
+    .option('--strategies <list>', `comma-separated subset (default: all, plus ${BASELINE_STRATEGY})`)
+    .option('--json <file>', 'write the run file (FORMAT.md) here')
+    .option('--report <file>', 'write a Markdown report here, with its bar chart as <name>.svg beside it')
+    .option('--metrics-json <file>', 'write the computed metrics (scores, significance, latency, overlap) as JSON')
+    .option('--top-k <n>', 'files per search (max 50)', '50')
+    .option('--no-baseline', `skip the SQLite FTS5 whole-file BM25 baseline (${BASELINE_STRATEGY})`)
+    .option('--fused <strategy>', 'the fused strategy the complementarity/coverage metrics use', DEFAULT_EVAL_STRATEGY)
+    .option('--data-dir <dir>', 'data directory for the throw-away workspace (default: a temporary directory, deleted afterwards)')
+    .option('--keep-data', 'keep the temporary data directory')
+    .action(async (opts: RunOpts) => {
+      const topK = Number(opts.topK);
+      if (!Number.isInteger(topK) || topK < 1 || topK > 50) fail(`--top-k must be an integer from 1 to 50, got "${opts.topK}"`, ExitCode.BadInput);
+      let strategies: EvalStrategySpec[] = [];
+      const names = opts.strategies?.split(',').map((s) => s.trim()).filter(Boolean);
+      try {
+        strategies = selectStrategies(names);
+      } catch (e) {
+        fail((e as Error).message, ExitCode.BadInput);
+      }
+      const withBaseline = opts.baseline && (!names || names.includes(BASELINE_STRATEGY));
+      const dataset = await loadDatasetOrExit(opts);
+      for (const w of dataset.warnings.slice(0, 10)) err(`warning: ${w}`);
+      if (dataset.warnings.length > 10) err(`warning: … and ${dataset.warnings.length - 10} more`);
+
+      const tempDir = opts.dataDir ? null : mkdtempSync(join(tmpdir(), 'sextant-eval-'));
+      const dataDir = resolve(opts.dataDir ?? tempDir!);
+      // Embedded stores in the data dir, whatever the environment points at: the workspace is thrown away.
+      const config = loadConfigOrExit({ SEXTANT_DATA_DIR: dataDir, SEXTANT_ALLOWED_ROOTS: realpathSync(dataset.corpusDir), DATABASE_URL: '', QDRANT_URL: '', SEXTANT_WATCH: 'false' });
+      const ctx = await createCliContext(config);
+      const started = Date.now();
+      try {
+        const evaluation = new EvaluationService(ctx.get(WorkspacesService), ctx.get(IndexingService), ctx.get(TaskHistoryService), ctx.get(SearchService));
+        const run = await evaluation.run({ dataset, strategies, topK, baseline: withBaseline, onProgress: reportProgress });
+        err(`Evaluated ${dataset.queries.length} queries × ${strategies.length + (withBaseline ? 1 : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        if (run.errors.length) {
+          err(`${run.errors.length} searches failed (scored as empty lists), e.g.:`);
+          for (const e of run.errors.slice(0, 5)) err(`  ${e.strategy} ${e.queryId}: ${e.message}`);
+        }
+        const degradations = Object.entries(run.limits).sort((a, b) => b[1] - a[1]);
+        if (degradations.length) err(`Search limits reported: ${degradations.slice(0, 5).map(([m, n]) => `${m} (${n}×)`).join('; ')}`);
+
+        const c = run.index.counts;
+        const notes = [
+          `Index: ${c.indexed} files, ${c.chunks} chunks; embedder ${config.embeddings.provider}${config.embeddings.provider === 'openai' ? ` (${config.embeddings.model})` : ` (${config.embeddings.dimensions} dims)`}; embedded store (SQLite + in-memory int8).`,
+          `Tasks: ${run.tasks.imported + run.tasks.updated} imported, ${run.tasks.skipped} skipped. Each search asks for the top ${topK} files.`,
+          ...(run.baselineFiles !== null ? [`Baseline: ${run.baselineFiles} files in FTS5.`] : []),
+        ];
+        const title = `Sextant evaluation — ${dataset.meta?.repo ?? basename(resolve(dataset.dir))}`;
+        const printed = buildEvaluationReport({ runFile: run.runFile, queries: dataset.queries, meta: dataset.meta, fused: opts.fused, title, chart: 'none', notes });
+        process.stdout.write(printed.markdown);
+
+        if (opts.json) {
+          await writeRunFile(resolve(opts.json), run.runFile);
+          err(`Run file: ${resolve(opts.json)}`);
+        }
+        if (opts.report) {
+          const reportPath = resolve(opts.report);
+          const chartPath = join(dirname(reportPath), `${basename(reportPath, extname(reportPath))}.svg`);
+          const report = buildEvaluationReport({ runFile: run.runFile, queries: dataset.queries, meta: dataset.meta, fused: opts.fused, title, chart: { file: basename(chartPath) }, notes });
+          await mkdir(dirname(reportPath), { recursive: true });
+          await writeFile(reportPath, report.markdown, 'utf8');
+          await writeFile(chartPath, report.chartSvg, 'utf8');
+          err(`Report: ${reportPath} (chart ${chartPath})`);
+        }
+        if (opts.metricsJson) {
+          const { results, overlap } = printed;
+          const out = { dataset: dataset.meta, default_strategy: opts.fused, top_k: topK, index: run.index.counts, tasks: run.tasks, errors: run.errors.length, ...results, overlap };
+          await mkdir(dirname(resolve(opts.metricsJson)), { recursive: true });
+          await writeFile(resolve(opts.metricsJson), JSON.stringify(out, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2) + '\n', 'utf8');
+        }
+        await ctx.close();
+        if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
+        else err(`Data kept in ${dataDir}`);
+      } catch (e) {
+        await ctx.close().catch(() => undefined);
+        if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
+        if (e instanceof DomainError) fail(e.message, ExitCode.Failure);
+        throw e;
+      }
+    });
+}
+
+async function loadDatasetOrExit(opts: RunOpts): Promise<EvalDataset> {
+  try {
+    if (opts.dataset) {
+      if (opts.corpus || opts.tasks || opts.queries) fail('give either --dataset or --corpus/--tasks/--queries, not both', ExitCode.BadInput);
+      return await readDataset(resolve(opts.dataset));
+    }
+    if (!opts.corpus || !opts.tasks || !opts.queries) fail('eval run needs --corpus, --tasks and --queries (or --dataset DIR)', ExitCode.BadInput);
+    const corpusDir = resolve(opts.corpus);
+    if (!existsSync(corpusDir) || !statSync(corpusDir).isDirectory()) fail(`--corpus ${opts.corpus}: not a directory`, ExitCode.BadInput);
+    const tasks = await readTasks(resolve(opts.tasks));
+    const queries = await readQueries(resolve(opts.queries));
+    const metaPath = join(dirname(resolve(opts.queries)), 'meta.json');
+    const meta = existsSync(metaPath) ? await readMeta(metaPath).catch(() => null) : null;
+    const warnings: string[] = [];
+    for (const q of queries) {
+      const missing = q.relevant.filter((p) => !existsSync(join(corpusDir, p)));
+      if (missing.length) warnings.push(`query ${q.id}: relevant file(s) not in corpus: ${missing.join(', ')}`);
+    }
+    return { dir: dirname(resolve(opts.queries)), corpusDir, tasks, queries, meta, warnings };
+  } catch (e) {
+    fail((e as Error).message, ExitCode.BadInput);
+  }
+}
+
+let lastQueryLine = 0;
+function reportProgress(p: EvaluationProgress): void {
+  if (p.phase === 'index') {
+    const c = p.job.counts;
+    err(`Indexed corpus: ${c.indexed} files, ${c.chunks} chunks (${p.job.status})`);
+  } else if (p.phase === 'tasks') {
+    err(`Imported tasks: ${p.result.imported} new, ${p.result.updated} updated, ${p.result.skipped} skipped${p.result.errors.length ? ` (first error: ${p.result.errors[0].message})` : ''}`);
+  } else if (p.phase === 'queries') {
+    const now = Date.now();
+    if (p.done === p.total || now - lastQueryLine > 5000) {
+      lastQueryLine = now;
+      err(`Queries: ${p.done}/${p.total}`);
+    }
+  } else err(`Baseline: ${p.files} files in FTS5`);
+}

@@ -1,0 +1,90 @@
+import type { FusionStrategyName, SearchRequest, SearchSource, SourceWeightMap } from '@sextant/contracts';
+
+/** The task-history sources and the code sources a search fans out to. */
+export const TASK_SOURCES: readonly SearchSource[] = ['task.dense', 'task.keyword'];
+export const FILE_SOURCES: readonly SearchSource[] = ['file.dense', 'file.keyword', 'file.symbol'];
+
+/** How one evaluation strategy is asked of `SearchService.search`. */
+export interface EvalStrategySpec {
+  name: string;
+  description: string;
+  /** Sources that run; undefined = all five. */
+  sources?: SearchSource[];
+  fusion: FusionStrategyName;
+  /** Per-source weight override; undefined = the workspace's (fresh, so default) weights. */
+  weights?: SourceWeightMap;
+}
+
+/**
+ * Weights for "weighted X/Y (task/file)": the task share X is split evenly between the two
+ * task sources and the file share Y evenly between the three file sources, so a group's
+ * total weight is its share whatever the number of sources in it.
+ *
+ * @example
+ * groupWeights(0.7, 0.3) // { 'task.dense': 0.35, 'task.keyword': 0.35, 'file.dense': 0.1, ... }
+ */
+export function groupWeights(taskShare: number, fileShare: number): SourceWeightMap {
+  const out: SourceWeightMap = {};
+  for (const s of TASK_SOURCES) out[s] = taskShare / TASK_SOURCES.length;
+  for (const s of FILE_SOURCES) out[s] = fileShare / FILE_SOURCES.length;
+  return out;
+}
+
+/** The fused strategy Sextant uses when a request names none (the contracts' default). */
+export const DEFAULT_EVAL_STRATEGY = 'rrf';
+
+/**
+ * Every strategy `sextant eval run` knows, in report order: seed 000's A/B variants
+ * (task_only … rrf), the other fusion strategies, and its ablations. The ablations
+ * no_task and no_file ask the same thing as file_only and task_only (seed 000 defines them
+ * that way); they are run separately so each row has its own latency measurements.
+ */
+export const EVAL_STRATEGIES: readonly EvalStrategySpec[] = [
+  { name: 'task_only', description: 'task history only (task.dense + task.keyword, RRF between them)', sources: [...TASK_SOURCES], fusion: 'rrf' },
+  { name: 'file_only', description: 'code only (file.dense + file.keyword + file.symbol, RRF between them)', sources: [...FILE_SOURCES], fusion: 'rrf' },
+  { name: 'weighted_50_50', description: 'weighted score fusion, 50 % task / 50 % file', fusion: 'weighted', weights: groupWeights(0.5, 0.5) },
+  { name: 'weighted_70_30', description: 'weighted score fusion, 70 % task / 30 % file', fusion: 'weighted', weights: groupWeights(0.7, 0.3) },
+  { name: 'weighted_30_70', description: 'weighted score fusion, 30 % task / 70 % file', fusion: 'weighted', weights: groupWeights(0.3, 0.7) },
+  { name: 'rrf', description: 'reciprocal rank fusion of all five sources (the default)', fusion: 'rrf' },
+  { name: 'cascade', description: 'cascade fusion of all five sources', fusion: 'cascade' },
+  { name: 'vote', description: 'vote fusion of all five sources', fusion: 'vote' },
+  { name: 'no_task', description: 'ablation: without the task source (= file_only)', sources: [...FILE_SOURCES], fusion: 'rrf' },
+  { name: 'no_file', description: 'ablation: without the file source (= task_only)', sources: [...TASK_SOURCES], fusion: 'rrf' },
+  { name: 'no_fusion', description: 'ablation: all sources, concatenated instead of fused', fusion: 'concat' },
+];
+
+/** Name of the plain baseline run (SQLite FTS5 BM25 over whole files), scored like any strategy. */
+export const BASELINE_STRATEGY = 'fts5_bm25';
+
+/** The longest query text a search request accepts (contracts' SearchRequestSchema). */
+export const MAX_QUERY_CHARS = 2000;
+
+/**
+ * Resolves `--strategies a,b,c` against {@link EVAL_STRATEGIES} (keeping the canonical
+ * order); throws naming the unknown ones.
+ *
+ * @example
+ * selectStrategies(['rrf', 'task_only']).map((s) => s.name) // ['task_only', 'rrf']
+ */
+export function selectStrategies(names?: readonly string[]): EvalStrategySpec[] {
+  if (!names || names.length === 0) return [...EVAL_STRATEGIES];
+  const known = new Set(EVAL_STRATEGIES.map((s) => s.name));
+  const unknown = names.filter((n) => !known.has(n) && n !== BASELINE_STRATEGY);
+  if (unknown.length) throw new Error(`Unknown strategy ${unknown.map((u) => `"${u}"`).join(', ')}; known: ${[...known, BASELINE_STRATEGY].join(', ')}`);
+  const wanted = new Set(names);
+  return EVAL_STRATEGIES.filter((s) => wanted.has(s.name));
+}
+
+/**
+ * The search request one strategy makes for one query: file granularity, no rerank
+ * override, the query truncated to what the API accepts.
+ *
+ * @example
+ * searchRequestFor(EVAL_STRATEGIES[0], 'fix cookie expiry', 50) // { query, top_k: 50, strategy: 'rrf', sources: ['task.dense', 'task.keyword'], granularity: 'file' }
+ */
+export function searchRequestFor(spec: EvalStrategySpec, query: string, topK: number): SearchRequest {
+  const request: SearchRequest = { query: query.slice(0, MAX_QUERY_CHARS), top_k: topK, strategy: spec.fusion, granularity: 'file' };
+  if (spec.sources) request.sources = [...spec.sources];
+  if (spec.weights) request.weights = { ...spec.weights };
+  return request;
+}

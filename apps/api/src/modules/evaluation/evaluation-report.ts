@@ -1,0 +1,53 @@
+import type { EvalDatasetMeta, EvalQuery, EvalRunFile } from '@sextant/contracts';
+import { evaluateRuns, renderMarkdownReport, renderResultsChartSvg, type EvalResults } from '@sextant/eval';
+import { BASELINE_STRATEGY, EVAL_STRATEGIES } from './eval-strategies';
+import { renderOverlapMarkdown, summarizeSourceOverlap, type OverlapSummary } from './source-overlap.summary';
+
+/** Everything `sextant eval run` prints and writes, computed from one run file. */
+export interface EvaluationReport {
+  results: EvalResults;
+  overlap: OverlapSummary | null;
+  /** The full Markdown report. */
+  markdown: string;
+  /** The overall-metrics bar chart. */
+  chartSvg: string;
+}
+
+/** Options for {@link buildEvaluationReport}. */
+export interface EvaluationReportOptions {
+  runFile: EvalRunFile;
+  queries: readonly EvalQuery[];
+  meta?: EvalDatasetMeta | null;
+  /** The fused strategy the overlap metrics use (Sextant's default). */
+  fused: string;
+  title?: string;
+  /** Where the chart goes: an image link to this file name, inline, or nowhere (console). */
+  chart?: 'inline' | 'none' | { file: string };
+  /** Lines added under the title (setup facts: embedder, index counts, top_k). */
+  notes?: readonly string[];
+}
+
+/**
+ * Scores a run file with `@sextant/eval` (metrics overall and per type, paired t-test and
+ * Cohen's d against task_only, latency) and adds seed 000's complementarity and coverage
+ * improvement plus a legend of how each strategy was run.
+ *
+ * @example
+ * const { markdown, chartSvg } = buildEvaluationReport({ runFile, queries, meta, fused: 'rrf', chart: { file: 'report.svg' } });
+ */
+export function buildEvaluationReport(options: EvaluationReportOptions): EvaluationReport {
+  const { runFile, queries, meta, fused, title = 'Sextant evaluation', chart = 'inline', notes = [] } = options;
+  const results = evaluateRuns({ runFile, queries, baseline: 'task_only' });
+  const overlap = summarizeSourceOverlap({ runFile, queries, fused });
+  const base = renderMarkdownReport(results, { title, meta, chart });
+  const legend = ['## Strategies', '', `Default (fused) strategy: **${fused}**.`, ''];
+  for (const name of results.strategies) {
+    const spec = EVAL_STRATEGIES.find((s) => s.name === name);
+    if (spec) legend.push(`- \`${name}\`: ${spec.description}${spec.weights ? ` — weights ${Object.entries(spec.weights).map(([k, v]) => `${k}=${Number(v).toFixed(3)}`).join(', ')}` : ''}`);
+    else if (name === BASELINE_STRATEGY) legend.push(`- \`${name}\`: plain baseline — SQLite FTS5 bm25() over whole files (one row per file), OR of the query's terms, shared tokenizer`);
+  }
+  const head = base.split('\n## Overall');
+  const intro = notes.length ? `${notes.map((n) => `- ${n}`).join('\n')}\n\n` : '';
+  const markdown = `${head[0]}${intro}${legend.join('\n')}\n\n## Overall${head.slice(1).join('\n## Overall')}\n${renderOverlapMarkdown(overlap)}`;
+  return { results, overlap, markdown, chartSvg: renderResultsChartSvg(results) };
+}

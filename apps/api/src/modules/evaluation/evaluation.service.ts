@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { SearchRequestSchema, type EvalRunFile, type IndexJob, type TaskImportResult } from '@sextant/contracts';
+import { taskFiles, type EvalDataset } from '@sextant/eval';
+import { DomainError, DomainErrorCode } from '../../common/domain-error';
+import { SearchService } from '../fusion/search.service';
+import { IndexingService } from '../indexing/services/indexing.service';
+import { TaskHistoryService } from '../task-history/task-history.service';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { BASELINE_STRATEGY, searchRequestFor, type EvalStrategySpec } from './eval-strategies';
+import { Fts5FileBaseline } from './fts5-file-baseline';
+
+/** Progress of an evaluation, for the CLI's status line. */
+export type EvaluationProgress =
+  | { phase: 'index'; job: IndexJob }
+  | { phase: 'tasks'; result: TaskImportResult }
+  | { phase: 'queries'; done: number; total: number }
+  | { phase: 'baseline'; files: number };
+
+/** Options for {@link EvaluationService.run}. */
+export interface EvaluationRunOptions {
+  dataset: EvalDataset;
+  strategies: readonly EvalStrategySpec[];
+  /** Files each search returns (default 50, the API's maximum; the metrics use the top 10, MRR the whole list). */
+  topK?: number;
+  /** Also run the FTS5 whole-file BM25 baseline (default true). */
+  baseline?: boolean;
+  onProgress?: (p: EvaluationProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** What {@link EvaluationService.run} produced. */
+export interface EvaluationRun {
+  /** The FORMAT.md run file: ranked paths per strategy and query, latency per strategy and query. */
+  runFile: EvalRunFile;
+  workspaceId: string;
+  index: IndexJob;
+  tasks: TaskImportResult;
+  /** Searches that threw (the query is scored as an empty list for that strategy). */
+  errors: Array<{ strategy: string; queryId: string; message: string }>;
+  /** Degradations searches reported (`limits`), counted by message. */
+  limits: Record<string, number>;
+  baselineFiles: number | null;
+}
+
+/**
+ * `sextant eval run` as a use case: index a dataset's corpus and import its task history
+ * into a fresh workspace, then ask every query of every strategy through the real
+ * `SearchService` (no caching, no pool logging) and return the ranked files as a
+ * FORMAT.md run file. The caller owns the data directory (the CLI uses a temporary one).
+ * It has no HTTP surface, so it is not a provider of the app module: the CLI builds it
+ * from the context's services.
+ */
+export class EvaluationService {
+  constructor(
+    private readonly workspaces: WorkspacesService,
+    private readonly indexing: IndexingService,
+    private readonly taskHistory: TaskHistoryService,
+    private readonly search: SearchService,
+  ) {}
+
+  async run(options: EvaluationRunOptions): Promise<EvaluationRun> {
+    const { dataset, strategies, topK = 50, baseline = true, onProgress, signal } = options;
+    const ws = await this.workspaces.create(`eval-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`, `Evaluation of ${dataset.meta?.repo ?? dataset.dir}`);
+
+    const repo = await this.indexing.register(ws.id, { path: dataset.corpusDir, name: 'corpus' });
+    const started = await this.indexing.startJob(ws.id, repo.id, 'full');
+    const job = await this.indexing.waitForJob(ws.id, started.id);
+    onProgress?.({ phase: 'index', job });
+    if (job.status !== 'succeeded') throw new DomainError(DomainErrorCode.Unavailable, `Indexing the corpus ${dataset.corpusDir} ended ${job.status}${job.error ? `: ${job.error}` : ''}`);
+
+    const tasks = await this.taskHistory.importTasks(
+      ws.id,
+      dataset.tasks.map((t) => ({ id: t.id, title: t.title, body: t.body, files: taskFiles(t), ...(t.created_at ? { created_at: t.created_at } : {}) })),
+      { source: 'git', repositoryId: repo.id },
+    );
+    onProgress?.({ phase: 'tasks', result: tasks });
+
+    const runs: EvalRunFile['runs'] = {};
+    const latency: NonNullable<EvalRunFile['latency_ms']> = {};
+    for (const s of strategies) {
+      runs[s.name] = {};
+      latency[s.name] = {};
+    }
+    const errors: EvaluationRun['errors'] = [];
+    const limits: Record<string, number> = {};
+    const queries = dataset.queries.filter((q) => q.relevant.length > 0);
+    for (const [qi, q] of queries.entries()) {
+      signal?.throwIfAborted();
+      // Rotate the order per query so no strategy always pays first-call costs (query embedding).
+      for (let j = 0; j < strategies.length; j++) {
+        const s = strategies[(qi + j) % strategies.length];
+        const request = SearchRequestSchema.parse(searchRequestFor(s, q.query, topK));
+        const t0 = performance.now();
+        try {
+          const response = await this.search.search(ws.id, request, { log: false, cache: false, signal });
+          latency[s.name][q.id] = Math.round((performance.now() - t0) * 1000) / 1000;
+          runs[s.name][q.id] = uniquePaths(response.results.map((r) => r.path));
+          for (const l of response.limits) limits[l] = (limits[l] ?? 0) + 1;
+        } catch (err) {
+          signal?.throwIfAborted();
+          errors.push({ strategy: s.name, queryId: q.id, message: (err as Error).message });
+        }
+      }
+      onProgress?.({ phase: 'queries', done: qi + 1, total: queries.length });
+    }
+
+    let baselineFiles: number | null = null;
+    if (baseline) {
+      const fts = await Fts5FileBaseline.build(dataset.corpusDir);
+      baselineFiles = fts.files;
+      onProgress?.({ phase: 'baseline', files: fts.files });
+      runs[BASELINE_STRATEGY] = {};
+      latency[BASELINE_STRATEGY] = {};
+      try {
+        for (const q of queries) {
+          const t0 = performance.now();
+          runs[BASELINE_STRATEGY][q.id] = fts.search(q.query, topK);
+          latency[BASELINE_STRATEGY][q.id] = Math.round((performance.now() - t0) * 1000) / 1000;
+        }
+      } finally {
+        fts.close();
+      }
+    }
+    return { runFile: { runs, latency_ms: latency }, workspaceId: ws.id, index: job, tasks, errors, limits, baselineFiles };
+  }
+}
+
+/** A file can come back once per repository; the dataset has one repository, so keep first occurrences. */
+function uniquePaths(paths: readonly string[]): string[] {
+  return [...new Set(paths)];
+}

@@ -1,0 +1,192 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { readDataset, readRunFile, scoreRun } from '@sextant/eval';
+import { git, writeFiles } from '../helpers/fixture-repo';
+import { runCli } from '../helpers/spawn-cli';
+
+/**
+ * A hand-made dataset whose answers are known without running anything: three past tasks
+ * with disjoint vocabularies, each touching one file; three queries, two of which
+ * paraphrase one task each and one that asks about a file no task ever touched. Twelve
+ * distractor files make the top-5/top-10 cut-offs matter.
+ */
+const CORPUS: Record<string, string> = {
+  'src/billing/invoice.ts': `/** Invoice totals with VAT, rounded per currency. */
+export class InvoiceCalculator {
+  computeVatTotal(netAmount: number, vatRate: number, currency: string): number {
+    const gross = netAmount * (1 + vatRate);
+    return roundForCurrency(gross, currency);
+  }
+}
+function roundForCurrency(amount: number, currency: string): number {
+  return currency === 'JPY' ? Math.round(amount) : Math.round(amount * 100) / 100;
+}
+`,
+  'src/mail/smtp-sender.ts': `/** Delivers mail over SMTP, retrying while the remote mailbox is busy. */
+export async function sendMailWithRetry(envelope: { to: string; body: string }, attempts = 3): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const reply = await smtpDeliver(envelope);
+    if (reply.code !== 450) return;
+  }
+  throw new Error('mailbox busy after retries');
+}
+declare function smtpDeliver(envelope: { to: string; body: string }): Promise<{ code: number }>;
+`,
+  'src/render/thumbnail.ts': `/** Resizes uploaded pictures into square jpeg thumbnails. */
+export function resizeThumbnail(pixels: Uint8Array, width: number, height: number, edge = 128): Uint8Array {
+  const scale = edge / Math.max(width, height);
+  return downsampleJpeg(pixels, Math.round(width * scale), Math.round(height * scale));
+}
+declare function downsampleJpeg(pixels: Uint8Array, w: number, h: number): Uint8Array;
+`,
+  'src/geo/haversine.py': `"""Great-circle distances on the earth's surface."""
+import math
+
+EARTH_RADIUS_KM = 6371.0
+
+
+def haversine_distance(lat1, lon1, lat2, lon2):
+    """Great circle distance between two latitude/longitude points, in kilometres."""
+    phi1, phi2 = math.radians(lat1), math.radians(lat2)
+    dphi = math.radians(lat2 - lat1)
+    dlmb = math.radians(lon2 - lon1)
+    a = math.sin(dphi / 2) ** 2 + math.cos(phi1) * math.cos(phi2) * math.sin(dlmb / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(a))
+`,
+};
+const DISTRACTOR_TOPICS = ['queue', 'logger', 'parser', 'router', 'config', 'cache', 'lexer', 'scheduler', 'metrics', 'sockets', 'crypto', 'widgets'];
+for (const [i, topic] of DISTRACTOR_TOPICS.entries()) {
+  CORPUS[`src/util/${topic}.ts`] = `/** ${topic} helpers. */
+export function ${topic}Helper${i}(input: string[]): number {
+  let acc = ${i};
+  for (const item of input) acc += item.length * ${i + 3};
+  return acc;
+}
+`;
+}
+
+const TASKS = [
+  { id: 't-vat', title: 'Round VAT on invoice totals per currency', body: 'Invoice totals were off by a cent for euro amounts.', files: ['src/billing/invoice.ts'], created_at: '2023-01-02T00:00:00Z' },
+  { id: 't-smtp', title: 'Retry SMTP delivery while the mailbox is busy', body: 'Remote mailbox answers 450; retry a few attempts.', files: ['src/mail/smtp-sender.ts'], created_at: '2023-01-03T00:00:00Z' },
+  { id: 't-thumb', title: 'Resize thumbnails to square jpeg', body: 'Thumbnails of uploaded pictures were stretched.', files: ['src/render/thumbnail.ts'], created_at: '2023-01-04T00:00:00Z' },
+];
+const QUERIES = [
+  { id: 'q-vat', query: 'VAT rounding of invoice totals is wrong for some currency', relevant: ['src/billing/invoice.ts'], type: 'conceptual' },
+  { id: 'q-smtp', query: 'SMTP delivery gives up too early when the mailbox is busy', relevant: ['src/mail/smtp-sender.ts'], type: 'conceptual' },
+  { id: 'q-geo', query: 'haversine_distance returns the wrong great circle distance near the poles', relevant: ['src/geo/haversine.py'], type: 'specific' },
+];
+
+const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+describe('sextant eval run on a hand-made dataset', () => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-eval-e2e-')));
+  const datasetDir = path.join(base, 'dataset');
+  const out = path.join(base, 'out');
+  let run: Awaited<ReturnType<typeof runCli>>;
+
+  beforeAll(async () => {
+    writeFiles(path.join(datasetDir, 'corpus'), CORPUS);
+    fs.writeFileSync(path.join(datasetDir, 'tasks.jsonl'), jsonl(TASKS));
+    fs.writeFileSync(path.join(datasetDir, 'queries.jsonl'), jsonl(QUERIES));
+    run = await runCli(
+      ['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', path.join(datasetDir, 'tasks.jsonl'), '--queries', path.join(datasetDir, 'queries.jsonl'), '--json', path.join(out, 'run.json'), '--report', path.join(out, 'report.md')],
+      { DATABASE_URL: '' },
+      180000,
+    );
+  }, 200000);
+  afterAll(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  it('exits 0 and writes a run file that validates against FORMAT.md', async () => {
+    expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
+    const runFile = await readRunFile(path.join(out, 'run.json'));
+    const expected = ['task_only', 'file_only', 'weighted_50_50', 'weighted_70_30', 'weighted_30_70', 'rrf', 'cascade', 'vote', 'no_task', 'no_file', 'no_fusion', 'fts5_bm25'];
+    expect(Object.keys(runFile.runs)).toEqual(expected);
+    const corpusFiles = new Set(Object.keys(CORPUS));
+    for (const strategy of expected) {
+      expect(Object.keys(runFile.runs[strategy]).sort()).toEqual(QUERIES.map((q) => q.id).sort());
+      for (const ranked of Object.values(runFile.runs[strategy])) for (const p of ranked) expect(corpusFiles).toContain(p);
+      expect(Object.keys(runFile.latency_ms?.[strategy] ?? {}).sort()).toEqual(QUERIES.map((q) => q.id).sort());
+    }
+  });
+
+  it('task_only scores what the dataset design dictates', async () => {
+    // Each paraphrasing query finds its one task, whose one file is relevant: rank 1, so
+    // P@5 = 1/5, P@10 = 1/10, R = MRR = NDCG = 1. No task touched haversine.py, so the
+    // third query scores 0 on everything. Means over three queries:
+    const { runs } = await readRunFile(path.join(out, 'run.json'));
+    const { overall, byType } = scoreRun(runs.task_only, QUERIES);
+    expect(overall.p5).toBeCloseTo(0.4 / 3, 6);
+    expect(overall.p10).toBeCloseTo(0.2 / 3, 6);
+    expect(overall.r5).toBeCloseTo(2 / 3, 6);
+    expect(overall.r10).toBeCloseTo(2 / 3, 6);
+    expect(overall.mrr).toBeCloseTo(2 / 3, 6);
+    expect(overall.ndcg10).toBeCloseTo(2 / 3, 6);
+    expect(byType.specific.r10).toBe(0);
+    expect(runs.task_only['q-geo']).not.toContain('src/geo/haversine.py');
+    // The ablation without the file source asks the same thing.
+    expect(runs.no_file).toEqual(runs.task_only);
+  });
+
+  it('the code sources find the file no task touched, and the default fusion keeps both', async () => {
+    const { runs } = await readRunFile(path.join(out, 'run.json'));
+    expect(runs.file_only['q-geo'][0]).toBe('src/geo/haversine.py');
+    const rrf = scoreRun(runs.rrf, QUERIES).overall;
+    expect(rrf.r10).toBe(1);
+    expect(rrf.r10).toBeGreaterThan(scoreRun(runs.task_only, QUERIES).overall.r10);
+  });
+
+  it('prints the tables and writes a report with its SVG chart', () => {
+    for (const heading of ['## Overall', '## By query type', '## Significance vs task_only', '## Latency', '## Complementarity and coverage']) expect(run.stdout).toContain(heading);
+    const report = fs.readFileSync(path.join(out, 'report.md'), 'utf8');
+    expect(report).toContain('![Overall metrics by strategy](report.svg)');
+    expect(report).toMatch(/\| rrf \| 3 \|/);
+    const svg = fs.readFileSync(path.join(out, 'report.svg'), 'utf8');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('task_only');
+  });
+
+  it('refuses an unknown strategy with a clear message', async () => {
+    const bad = await runCli(['eval', 'run', '--dataset', datasetDir, '--strategies', 'rrf,magic'], { DATABASE_URL: '' });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/Unknown strategy "magic"/);
+  });
+});
+
+describe('sextant eval make-dataset', () => {
+  const repo = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-eval-git-')));
+  const out = path.join(os.tmpdir(), `sextant-eval-ds-${process.pid}`);
+  afterAll(() => {
+    fs.rmSync(repo, { recursive: true, force: true });
+    fs.rmSync(out, { recursive: true, force: true });
+  });
+
+  it('turns commits before the cutoff into tasks and later modifications into queries', async () => {
+    git(repo, 'init', '-q', '-b', 'main');
+    const commit = (message: string, files: Record<string, string>) => {
+      writeFiles(repo, files);
+      git(repo, 'add', '-A');
+      git(repo, 'commit', '-q', '-m', message);
+      return git(repo, 'rev-parse', 'HEAD').trim();
+    };
+    commit('Add session store', { 'lib/session.js': 'exports.create = () => 1;\n' });
+    const cutoff = commit('Add cookie parser', { 'lib/cookie.js': 'exports.parse = (s) => s;\n' });
+    commit('Fix session expiry in create', { 'lib/session.js': 'exports.create = () => Date.now();\n' });
+
+    const res = await runCli(['eval', 'make-dataset', '--git', repo, '--out', out, '--cutoff', cutoff, '--json']);
+    expect(res.code).toBe(0);
+    const meta = JSON.parse(res.stdout.trim().split('\n').pop()!);
+    expect(meta.cutoff_sha).toBe(cutoff);
+    const ds = await readDataset(out);
+    expect(ds.tasks.map((t) => t.title).sort()).toEqual(['Add cookie parser', 'Add session store']);
+    expect(ds.queries).toHaveLength(1);
+    expect(ds.queries[0].relevant).toEqual(['lib/session.js']);
+    expect(fs.existsSync(path.join(out, 'corpus', 'lib', 'cookie.js'))).toBe(true);
+  });
+
+  it('names the problem when the repository does not exist', async () => {
+    const res = await runCli(['eval', 'make-dataset', '--git', path.join(repo, 'nope'), '--out', out]);
+    expect(res.code).toBe(3);
+    expect(res.stderr).toMatch(/no such directory/);
+  });
+});

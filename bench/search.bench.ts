@@ -1,0 +1,281 @@
+/**
+ * bench:search — end-to-end `SearchService.search` on the embedded store with the hash embedder.
+ *
+ *   npm run bench:search -- --json [--chunks 100000] [--tasks 10000] [--queries 200] [--concurrency 8] [--data-dir DIR]
+ *
+ * Setup: a fresh data dir and the real Nest context (the same modules `sextant serve` runs).
+ * One repository is registered; 100k code-like chunks (2,500 files × 40 functions/methods/
+ * classes, camelCase/snake_case identifiers from a Zipfian vocabulary, calls, comments) are
+ * embedded with the 384-dim hash embedder and written straight into CHUNK_INDEX (tree-sitter
+ * would take minutes and is measured by bench:index); 10k tasks (titles, bodies, 1-4 touched
+ * files) go through `TaskHistoryService.importTasks`, so the task rows and TASK_INDEX agree.
+ *
+ * Measured: for each fusion strategy over all five sources and for each source alone, the
+ * latency of `search()` (query embedding, every source, aggregation, fusion, priors) for
+ * `--queries` queries — half identifier queries (`parseHttpResponse`), half natural-language
+ * ones — sequentially, after a warm-up; then queries/s of the default strategy at
+ * concurrency 8. The result cache is off (`cache: false`) so every call does the work; pool
+ * logging stays at its default. Other jobs share the 2 cores, so figures may be depressed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
+import { SearchRequestSchema, SEARCH_SOURCES, type FusionStrategyName, type SearchRequest, type SearchSource } from '@sextant/contracts';
+import { HashEmbedder } from '@sextant/embeddings';
+import { CHUNK_INDEX, type ChunkIndex, type ChunkPoint } from '@sextant/retrieval';
+import { createCliContext } from '../apps/api/src/cli/cli-app';
+import { loadConfig } from '../apps/api/src/config/config.schema';
+import { SearchService } from '../apps/api/src/modules/fusion/search.service';
+import { IndexingService } from '../apps/api/src/modules/indexing/services/indexing.service';
+import { TaskHistoryService } from '../apps/api/src/modules/task-history/task-history.service';
+import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
+
+const argv = process.argv.slice(2).filter((a) => a !== '--');
+const flag = (name: string, dflt: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
+const strFlag = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const JSON_OUT = argv.includes('--json');
+const N_CHUNKS = flag('chunks', 100_000);
+const N_TASKS = flag('tasks', 10_000);
+const N_QUERIES = flag('queries', 200);
+const CONCURRENCY = flag('concurrency', 8);
+const CHUNKS_PER_FILE = 40;
+const DIMS = 384;
+const STRATEGIES: FusionStrategyName[] = ['rrf', 'weighted', 'cascade', 'vote', 'concat'];
+const TARGETS = { p50_ms: 25, p95_ms: 60 };
+const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')}\n`);
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = (
+  'get set user id name list item index value key map file path read write open close parse render http request response ' +
+  'client server query build table row column config option error handler event emit listen socket token auth session cache store ' +
+  'load save update delete create insert select filter sort merge split join format encode decode buffer stream chunk node tree ' +
+  'graph edge vertex search rank score weight vector embed model train batch size count total sum avg min max range start end ' +
+  'begin finish init reset clear flush sync async await promise resolve reject timeout retry backoff queue job worker task ' +
+  'schedule cron log debug info warn trace span metric gauge counter histogram label tag version commit branch diff patch ' +
+  'repo workspace project module package import export default public private static abstract interface struct enum ' +
+  'validate schema field record entity migration transaction connection pool driver dialect sqlite postgres redis ' +
+  'cookie header body status redirect proxy agent upload download progress cancel abort signal hook plugin middleware router'
+).split(' ');
+const zipf = (r: () => number) => WORDS[Math.floor(WORDS.length * r() * r())];
+const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
+
+function identifier(r: () => number, parts = 1 + Math.floor(r() * 3)): string {
+  const ws = Array.from({ length: parts }, () => zipf(r));
+  return r() < 0.25 ? ws.join('_') : ws.map((w, j) => (j === 0 ? w : cap(w))).join('');
+}
+
+interface FileSpec {
+  path: string;
+  symbols: string[];
+}
+
+/** Deterministic files: path + the symbol of each of its chunks. */
+function fileSpec(f: number): FileSpec {
+  const r = rng(104_729 * (f + 1));
+  const path = `packages/${zipf(r)}-${f % 23}/src/${zipf(r)}/${identifier(r, 2)}-${f}.ts`;
+  const symbols = Array.from({ length: CHUNKS_PER_FILE }, (_, c) => (c === 0 ? cap(identifier(r, 2)) : identifier(r, 2 + Math.floor(r() * 2))));
+  return { path, symbols };
+}
+
+function chunkText(f: number, c: number, symbol: string, r: () => number): string {
+  const lines: string[] = [];
+  lines.push(`/** ${cap(zipf(r))} the ${zipf(r)} ${zipf(r)} for the ${zipf(r)} ${zipf(r)}. */`);
+  lines.push(c === 0 ? `export class ${symbol} extends ${cap(identifier(r))} {` : `export async function ${symbol}(${identifier(r)}: ${cap(identifier(r))}, ${identifier(r)} = ${Math.floor(r() * 100)}) {`);
+  const body = 4 + Math.floor(r() * 10);
+  for (let l = 0; l < body; l++) {
+    const kind = r();
+    if (kind < 0.4) lines.push(`  const ${identifier(r)} = await ${identifier(r)}.${identifier(r)}(${identifier(r)}, '${zipf(r)}');`);
+    else if (kind < 0.6) lines.push(`  if (!${identifier(r)}) throw new ${cap(identifier(r))}Error('${zipf(r)} ${zipf(r)} ${zipf(r)}');`);
+    else if (kind < 0.8) lines.push(`  // ${zipf(r)} ${zipf(r)} ${zipf(r)} before ${zipf(r)} ${zipf(r)}`);
+    else lines.push(`  this.${identifier(r)} = ${identifier(r)}(${identifier(r)}.${zipf(r)}, ${Math.floor(r() * 1000)});`);
+  }
+  lines.push(`  return ${identifier(r)};`, '}');
+  return lines.join('\n');
+}
+
+function pct(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const idx = ((s.length - 1) * p) / 100;
+  const lo = Math.floor(idx);
+  const hi = Math.ceil(idx);
+  return +(s[lo] + (s[hi] - s[lo]) * (idx - lo)).toFixed(2);
+}
+
+async function main() {
+  const tempDir = strFlag('data-dir') ? null : mkdtempSync(join(tmpdir(), 'sextant-bench-search-'));
+  const dataDir = strFlag('data-dir') ?? tempDir!;
+  const repoDir = mkdtempSync(join(tmpdir(), 'sextant-bench-repo-'));
+  const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_ALLOWED_ROOTS: repoDir, LOG_LEVEL: 'warn', EMBEDDINGS_PROVIDER: 'hash', EMBEDDINGS_DIM: String(DIMS) });
+  const ctx = await createCliContext(config);
+  const rssStart = process.memoryUsage().rss;
+  try {
+    const ws = (await ctx.get(WorkspacesService).ensureDefault()).id;
+    const repo = await ctx.get(IndexingService).register(ws, { path: repoDir, name: 'bench' });
+    const chunks = ctx.get<ChunkIndex>(CHUNK_INDEX);
+    const embedder = new HashEmbedder({ dimensions: DIMS });
+
+    // --- load chunks ---------------------------------------------------------------------
+    const nFiles = Math.ceil(N_CHUNKS / CHUNKS_PER_FILE);
+    const files: FileSpec[] = [];
+    let t0 = performance.now();
+    let embedMs = 0;
+    let batch: Array<Omit<ChunkPoint, 'vector'>> = [];
+    const flush = async () => {
+      const te = performance.now();
+      const vectors = await embedder.embedDocuments(batch.map((p) => p.text));
+      embedMs += performance.now() - te;
+      await chunks.upsert(batch.map((p, i) => ({ ...p, vector: vectors[i] })));
+      batch = [];
+    };
+    let written = 0;
+    for (let f = 0; f < nFiles && written < N_CHUNKS; f++) {
+      const spec = fileSpec(f);
+      files.push(spec);
+      const r = rng(7_919 * (f + 1));
+      let line = 1;
+      let byte = 0;
+      for (let c = 0; c < CHUNKS_PER_FILE && written < N_CHUNKS; c++, written++) {
+        const text = chunkText(f, c, spec.symbols[c], r);
+        const lines = text.split('\n').length;
+        const symbol = c === 0 ? spec.symbols[0] : `${spec.symbols[0]}.${spec.symbols[c]}`;
+        batch.push({
+          id: randomUUID(),
+          // What the indexer puts in the keyword index (path, symbol, content).
+          text: `${spec.path}\n${symbol}\n${text}`,
+          payload: {
+            workspaceId: ws, repoId: repo.id, path: spec.path, lang: 'typescript', chunkType: c === 0 ? 'class' : c % 3 === 0 ? 'method' : 'function',
+            name: spec.symbols[c], symbol, symbols: [spec.symbols[c]], parentId: null,
+            signature: text.split('\n')[1], startLine: line, endLine: line + lines - 1, startByte: byte, endByte: byte + text.length, contentHash: `${f}:${c}`, content: text,
+          },
+        });
+        line += lines + 1;
+        byte += text.length + 1;
+        if (batch.length === 1000) await flush();
+      }
+    }
+    if (batch.length) await flush();
+    const chunkLoadS = (performance.now() - t0) / 1000;
+    log(`chunks: ${written} in ${chunkLoadS.toFixed(1)} s (embedding ${(embedMs / 1000).toFixed(1)} s)`);
+
+    // --- load tasks --------------------------------------------------------------------------
+    t0 = performance.now();
+    const tasks = ctx.get(TaskHistoryService);
+    const taskInputs = Array.from({ length: N_TASKS }, (_, t) => {
+      const r = rng(31_337 * (t + 1));
+      const touched = Array.from({ length: 1 + Math.floor(r() * 4) }, () => files[Math.floor(files.length * r() * r())]);
+      const sym = touched[0].symbols[Math.floor(r() * CHUNKS_PER_FILE)];
+      return {
+        id: `T-${t}`,
+        title: `${['Fix', 'Add', 'Refactor', 'Speed up', 'Handle'][t % 5]} ${zipf(r)} ${zipf(r)} in ${sym}`,
+        body: `When the ${zipf(r)} ${zipf(r)} ${zipf(r)} the ${identifier(r)} ${zipf(r)}s. ${cap(zipf(r))} ${zipf(r)} ${zipf(r)} and ${zipf(r)} ${identifier(r)}.`,
+        files: [...new Set(touched.map((x) => x.path))],
+        created_at: new Date(Date.UTC(2020, 0, 1) + t * 3_600_000).toISOString(),
+      };
+    });
+    let importedTasks = 0;
+    for (let i = 0; i < taskInputs.length; i += 2000) {
+      const res = await tasks.importTasks(ws, taskInputs.slice(i, i + 2000), { source: 'bench', repositoryId: repo.id });
+      importedTasks += res.imported + res.updated;
+    }
+    const taskLoadS = (performance.now() - t0) / 1000;
+    log(`tasks: ${importedTasks} in ${taskLoadS.toFixed(1)} s`);
+
+    // --- queries ---------------------------------------------------------------------------------
+    const queries = Array.from({ length: N_QUERIES }, (_, q) => {
+      const r = rng(99_991 * (q + 1));
+      const file = files[Math.floor(files.length * r())];
+      if (q % 2 === 0) return file.symbols[Math.floor(r() * CHUNKS_PER_FILE)];
+      return `how does the ${zipf(r)} ${zipf(r)} ${zipf(r)} when ${zipf(r)} ${zipf(r)}`;
+    });
+    const search = ctx.get(SearchService);
+    const ask = (query: string, extra: Partial<SearchRequest>) => search.search(ws, SearchRequestSchema.parse({ query, top_k: 10, granularity: 'file', ...extra }), { cache: false });
+    const measure = async (extra: Partial<SearchRequest>) => {
+      for (let i = 0; i < 10; i++) await ask(queries[i % queries.length], extra);
+      const ms: number[] = [];
+      let empty = 0;
+      for (const q of queries) {
+        const t = performance.now();
+        const res = await ask(q, extra);
+        ms.push(performance.now() - t);
+        if (res.results.length === 0) empty++;
+      }
+      return { p50: pct(ms, 50), p95: pct(ms, 95), mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2), empty };
+    };
+
+    const perStrategy: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+    for (const strategy of STRATEGIES) {
+      perStrategy[strategy] = await measure({ strategy });
+      log(`strategy ${strategy}`, perStrategy[strategy]);
+    }
+    const perSource: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+    for (const source of SEARCH_SOURCES as readonly SearchSource[]) {
+      perSource[source] = await measure({ sources: [source] });
+      log(`source ${source}`, perSource[source]);
+    }
+
+    // Throughput of the default strategy with CONCURRENCY searches in flight.
+    const totalQ = Math.max(N_QUERIES, 400);
+    let next = 0;
+    t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < totalQ) {
+          const i = next++;
+          await ask(queries[i % queries.length], {});
+        }
+      }),
+    );
+    const qps = +(totalQ / ((performance.now() - t0) / 1000)).toFixed(1);
+    log(`throughput: ${qps} queries/s at concurrency ${CONCURRENCY}`);
+
+    const def = perStrategy.rrf;
+    const result = {
+      bench: 'search',
+      chunks: written,
+      files: files.length,
+      tasks: importedTasks,
+      dims: DIMS,
+      embedder: 'hash',
+      store: 'embedded',
+      queries: N_QUERIES,
+      load_s: { chunks: +chunkLoadS.toFixed(1), tasks: +taskLoadS.toFixed(1) },
+      latency_ms: { strategy: perStrategy, source: perSource },
+      qps: { concurrency: CONCURRENCY, default_strategy: 'rrf', value: qps },
+      rss_mb: { start: Math.round(rssStart / 1048576), end: Math.round(process.memoryUsage().rss / 1048576) },
+      targets: { ...TARGETS, met: def.p50 <= TARGETS.p50_ms && def.p95 <= TARGETS.p95_ms },
+    };
+    await ctx.close();
+    if (JSON_OUT) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else log(JSON.stringify(result, null, 2));
+  } catch (e) {
+    await ctx.close().catch(() => undefined);
+    throw e;
+  } finally {
+    if (tempDir) rmSync(tempDir, { recursive: true, force: true });
+    rmSync(repoDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench:search failed: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});
