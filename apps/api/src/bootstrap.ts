@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config.schema';
@@ -20,6 +21,17 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.set('trust proxy', 'loopback');
   // Metrics first so rejections by the body parser (413) are measured as well.
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
+  // No upgrade-insecure-requests: plain-HTTP installs on a LAN address would lose their assets.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // Without configured origins no CORS headers are sent, so browsers allow only same-origin calls.
+  if (config.http.corsOrigins.length) {
+    app.enableCors({
+      origin: config.http.corsOrigins,
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
+      exposedHeaders: ['Retry-After', 'X-Request-Id', 'WWW-Authenticate', 'Mcp-Session-Id'],
+      maxAge: 600,
+    });
+  }
   app.useBodyParser('json', { limit: config.http.bodyLimit });
   app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
 

@@ -1,9 +1,12 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { registerDb } from './commands/db.command';
+import { registerEval } from './commands/eval.command';
 import { registerIndex } from './commands/index.command';
+import { registerKeys } from './commands/keys.command';
 import { registerServe } from './commands/serve.command';
 import { registerStatus } from './commands/status.command';
+import { registerWorkspaces } from './commands/workspaces.command';
 
 /** `sextant` — every command has --help. Commands share the app's services through Nest. */
 export function buildProgram(): Command {
@@ -16,6 +19,9 @@ export function buildProgram(): Command {
   registerDb(program);
   registerIndex(program);
   registerStatus(program);
+  registerEval(program);
+  registerKeys(program);
+  registerWorkspaces(program);
   return program;
 }
 

@@ -37,6 +37,8 @@ export const envSchema = z.object({
   SEXTANT_REPO: z.string().optional(),
   SEXTANT_AUTH: z.enum(['auto', 'required']).default('auto'),
   SEXTANT_CORS_ORIGINS: z.string().optional(),
+  SEXTANT_RATE_LIMIT: z.coerce.number().int().min(0).default(600),
+  SEXTANT_RATE_WINDOW_S: z.coerce.number().int().min(1).max(86400).default(60),
   SEXTANT_BODY_LIMIT: z
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb')
@@ -58,6 +60,8 @@ export interface AppConfig {
     | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string };
   indexing: { allowedRoots: string[]; defaultRepo?: string; maxFileBytes: number; watchDefault: boolean };
   auth: { mode: 'auto' | 'required' };
+  /** Requests per window per API key (per client IP when unauthenticated); `limit` 0 disables. */
+  rateLimit: { limit: number; windowS: number };
   log: { level: string; toStderr: boolean };
 }
 
@@ -129,6 +133,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       watchDefault: e.SEXTANT_WATCH ?? false,
     },
     auth: { mode: e.SEXTANT_AUTH },
+    rateLimit: { limit: e.SEXTANT_RATE_LIMIT, windowS: e.SEXTANT_RATE_WINDOW_S },
     log: { level: e.LOG_LEVEL, toStderr: false },
   };
 }

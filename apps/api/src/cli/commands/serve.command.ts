@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { Logger } from 'nestjs-pino';
 import { createApp, shutdownGracefully } from '../../bootstrap';
-import { loadConfigOrExit } from '../cli-context';
+import { AuthService } from '../../modules/auth/auth.service';
+import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 import { startBackgroundIndexing } from '../../modules/indexing/indexing.startup';
 
 export function registerServe(program: Command): void {
@@ -16,6 +17,13 @@ export function registerServe(program: Command): void {
       const config = loadConfigOrExit({ PORT: opts.port, HOST: opts.host, SEXTANT_DATA_DIR: opts.dataDir });
       const app = await createApp(config);
       const logger = app.get(Logger);
+      await app.init();
+      try {
+        await app.get(AuthService).assertReadyToServe();
+      } catch (err) {
+        await app.close();
+        fail((err as Error).message, ExitCode.BadConfig);
+      }
       await app.listen(config.http.port, config.http.host);
       const address = app.getHttpServer().address();
       const port = typeof address === 'object' && address ? address.port : config.http.port;

@@ -46,6 +46,12 @@ export class WorkspacesService implements OnModuleInit {
     return mapWorkspace(row);
   }
 
+  async getById(id: string): Promise<Workspace> {
+    const row = await this.workspaces.findById(id);
+    if (!row) throw new DomainError(DomainErrorCode.NotFound, `Workspace ${id} not found`);
+    return mapWorkspace(row);
+  }
+
   async create(slug: string, name?: string): Promise<Workspace> {
     if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug)) {
       throw new DomainError(DomainErrorCode.InvalidInput, 'Workspace slug must be 1-63 lower-case letters, digits or dashes');

@@ -1,0 +1,43 @@
+import type { Socket } from 'socket.io';
+import { DomainError, DomainErrorCode } from '../../common/domain-error';
+import type { AuthContext } from './auth-context';
+import type { AuthService } from './auth.service';
+import { bearerToken } from './bearer-token';
+
+export interface SocketWithAuth {
+  data: { auth?: AuthContext };
+}
+
+/**
+ * socket.io middleware that authenticates the handshake (`auth.token`, or an
+ * `Authorization: Bearer` header) before the connection is accepted; messages are not
+ * re-checked. A refused client gets `connect_error` with `err.data = { code, message }`.
+ *
+ * @example
+ * afterInit(server: Server) { server.use(socketAuthMiddleware(this.authService)); }
+ * // in handlers: (socket.data.auth as AuthContext).workspaceId
+ */
+export function socketAuthMiddleware(auth: AuthService) {
+  return (socket: Socket, next: (err?: Error) => void): void => {
+    const handshakeToken = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+    const resolve = async (): Promise<AuthContext> => {
+      if (handshakeToken !== undefined && typeof handshakeToken !== 'string') {
+        throw new DomainError(DomainErrorCode.Unauthenticated, 'auth.token must be a string');
+      }
+      const token = handshakeToken ?? bearerToken(socket.handshake.headers.authorization);
+      return auth.authenticate(token, { ip: socket.handshake.address });
+    };
+    resolve().then(
+      (ctx) => {
+        (socket as unknown as SocketWithAuth).data.auth = ctx;
+        next();
+      },
+      (err: unknown) => {
+        const known = err instanceof DomainError;
+        const refusal = new Error(known ? err.message : 'Authentication failed') as Error & { data?: unknown };
+        refusal.data = { code: known ? err.code : DomainErrorCode.Unavailable, message: refusal.message };
+        next(refusal);
+      },
+    );
+  };
+}
