@@ -10,7 +10,10 @@ import { DatabaseModule } from './database/database.module';
 import { loggerOptions } from './logging/logger.options';
 import { AuthModule } from './modules/auth/auth.module';
 import { HealthModule } from './modules/health/health.module';
+import { FileSearchModule } from './modules/file-search/file-search.module';
+import { FusionModule } from './modules/fusion/fusion.module';
 import { IndexingModule } from './modules/indexing/indexing.module';
+import { TaskHistoryModule } from './modules/task-history/task-history.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { StorageModule } from './storage/storage.module';
@@ -31,6 +34,9 @@ export class AppModule {
         AuthModule,
         StorageModule,
         IndexingModule,
+        TaskHistoryModule,
+        FileSearchModule,
+        FusionModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: ZodValidationPipe },

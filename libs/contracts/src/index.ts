@@ -2,3 +2,4 @@ export * from './workspaces';
 export * from './indexing';
 export * from './eval';
 export * from './search';
+export * from './tasks';

@@ -3,3 +3,4 @@ export * from './ports';
 export * from './bm25';
 export * from './fusion';
 export * from './ranking';
+export * from './weights';

@@ -61,7 +61,7 @@ describe('sextant serve (spawned process)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-dbm-'));
     const first = await runCli(['db', 'migrate'], { SEXTANT_DATA_DIR: dir, DATABASE_URL: '' });
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/Applied 1 migration/);
+    expect(first.stdout).toMatch(/Applied [1-9]\d* migration/);
     const second = await runCli(['db', 'migrate'], { SEXTANT_DATA_DIR: dir, DATABASE_URL: '' });
     expect(second.stdout).toMatch(/up to date/);
     fs.rmSync(dir, { recursive: true, force: true });

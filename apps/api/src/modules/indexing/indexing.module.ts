@@ -7,22 +7,25 @@ import { EMBEDDER } from '../../storage/storage.module';
 import { FileEntity } from './entities/file.entity';
 import { IndexJobEntity } from './entities/index-job.entity';
 import { RepositoryEntity } from './entities/repository.entity';
+import { SymbolEntity } from './entities/symbol.entity';
 import { IndexingController } from './indexing.controller';
 import { FilesRepository } from './repositories/files.repository';
 import { IndexJobsRepository } from './repositories/index-jobs.repository';
 import { RepositoriesRepository } from './repositories/repositories.repository';
+import { SymbolsRepository } from './repositories/symbols.repository';
 import { IndexJobRunner } from './services/index-job.runner';
 import { IndexingService } from './services/indexing.service';
 import { INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './services/indexing.tokens';
 import { RepositoryWatcherService } from './services/repository-watcher.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity])],
+  imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity, SymbolEntity])],
   controllers: [IndexingController],
   providers: [
     RepositoriesRepository,
     FilesRepository,
     IndexJobsRepository,
+    SymbolsRepository,
     IndexJobRunner,
     IndexingService,
     RepositoryWatcherService,
@@ -40,7 +43,7 @@ import { RepositoryWatcherService } from './services/repository-watcher.service'
       }),
     },
   ],
-  exports: [IndexingService, RepositoryWatcherService, FilesRepository, RepositoriesRepository],
+  exports: [IndexingService, RepositoryWatcherService, FilesRepository, RepositoriesRepository, SymbolsRepository],
 })
 export class IndexingModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(

@@ -25,6 +25,20 @@ export class FilesRepository {
     return this.rows.find({ where: { workspaceId, repositoryId, path: In(paths) } });
   }
 
+  /** Indexed files with these paths in any (or the given) repositories of the workspace: how task files map to code. */
+  async findIndexedByPaths(workspaceId: string, paths: string[], repositoryIds?: string[]): Promise<Array<{ repositoryId: string; path: string; lang: string | null }>> {
+    const out: Array<{ repositoryId: string; path: string; lang: string | null }> = [];
+    const unique = [...new Set(paths)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await this.rows.find({
+        where: { workspaceId, state: 'indexed', path: In(unique.slice(i, i + 500)), ...(repositoryIds?.length ? { repositoryId: In(repositoryIds) } : {}) },
+        select: ['repositoryId', 'path', 'lang'],
+      });
+      out.push(...rows.map((r) => ({ repositoryId: r.repositoryId, path: r.path, lang: r.lang })));
+    }
+    return out;
+  }
+
   /** Write-ahead: marks files as being (re)written before their chunks are touched. */
   async markPending(workspaceId: string, repositoryId: string, files: FileWrite[]): Promise<void> {
     if (!files.length) return;

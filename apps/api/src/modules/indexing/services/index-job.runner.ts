@@ -20,6 +20,7 @@ import type { RepositoryEntity } from '../entities/repository.entity';
 import { FilesRepository, type FileWrite } from '../repositories/files.repository';
 import { IndexJobsRepository } from '../repositories/index-jobs.repository';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
+import { SymbolsRepository } from '../repositories/symbols.repository';
 import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './indexing.tokens';
 import { mapIndexJob } from './job-mapper';
 
@@ -36,7 +37,7 @@ export class JobCancelledError extends Error {
   }
 }
 
-type ChunkOutcome = Pick<ChunkFileResult, 'chunks' | 'parse' | 'error'>;
+type ChunkOutcome = Pick<ChunkFileResult, 'chunks' | 'parse' | 'error' | 'symbols'>;
 
 interface PreparedFile {
   write: FileWrite;
@@ -65,6 +66,7 @@ export class IndexJobRunner {
     private readonly repos: RepositoriesRepository,
     private readonly files: FilesRepository,
     private readonly jobs: IndexJobsRepository,
+    private readonly symbols: SymbolsRepository,
     @Inject(CHUNK_INDEX) private readonly chunks: ChunkIndex,
     @Inject(INDEX_EMBEDDINGS) private readonly embeddings: IndexEmbeddings,
     @Inject(PARSE_POOL) private readonly pool: ParsePool,
@@ -119,6 +121,7 @@ export class IndexJobRunner {
         for (let i = 0; i < removed.length; i += 500) {
           const paths = removed.slice(i, i + 500);
           await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths });
+          await this.symbols.deletePaths(ws, repo.id, paths);
           await this.files.deletePaths(ws, repo.id, paths);
         }
       }
@@ -211,6 +214,7 @@ export class IndexJobRunner {
     const dropped = prepared.filter((p) => p.drop).map((p) => p.write.path);
     if (dropped.length) {
       await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths: dropped });
+      await this.symbols.deletePaths(ws, repo.id, dropped);
       await this.files.deletePaths(ws, repo.id, dropped);
       job.counts.removed += dropped.length;
     }
@@ -233,6 +237,7 @@ export class IndexJobRunner {
     await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths });
     const points: ChunkPoint[] = allChunks.map((c, i) => toChunkPoint(c, vectors[i]));
     for (let i = 0; i < points.length; i += 512) await this.chunks.upsert(points.slice(i, i + 512));
+    await this.symbols.replaceForFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, definitions: p.result?.symbols?.definitions ?? [] })));
     await this.files.markIndexed(
       ws,
       repo.id,

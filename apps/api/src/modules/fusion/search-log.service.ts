@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { SourceRanking } from '@sextant/retrieval';
+import { DataSource } from 'typeorm';
+import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
+
+/** How deep each source's ranking is logged (ratings only ever concern items near the top). */
+export const POOL_DEPTH = 50;
+
+export interface SearchLogRecord {
+  searchId: string;
+  workspaceId: string;
+  principal: string;
+  query: string;
+  queryClass: string;
+  strategy: string;
+  granularity: string;
+  weights: Record<string, number>;
+  weightsVersion: number;
+  resultCount: number;
+  latencyMs: number;
+}
+
+/**
+ * Seed 004's pool writer: every search is logged with each source's ranks, so ratings can
+ * later be credited to the sources that ranked the rated item.
+ */
+@Injectable()
+export class SearchLogService {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  async record(log: SearchLogRecord, rankings: SourceRanking[], extraItems: Array<{ source: string; itemId: string; rank: number; score: number }> = []): Promise<void> {
+    const pool = [
+      ...rankings.flatMap((r) => r.items.slice(0, POOL_DEPTH).map((item, i) => ({ source: r.source, itemId: item.id, rank: i + 1, score: item.score }))),
+      ...extraItems,
+    ];
+    await this.db.transaction(async (tx) => {
+      await tx.getRepository(SearchLogEntity).insert({ ...log, id: log.searchId, latencyMs: Math.round(log.latencyMs) });
+      const rows = pool.map((p) => ({ id: randomUUID(), searchId: log.searchId, workspaceId: log.workspaceId, source: p.source, rank: p.rank, itemId: p.itemId, score: Number.isFinite(p.score) ? p.score : 0 }));
+      for (let i = 0; i < rows.length; i += 100) await tx.getRepository(SearchPoolEntity).insert(rows.slice(i, i + 100));
+    });
+  }
+
+  findSearch(workspaceId: string, searchId: string): Promise<SearchLogEntity | null> {
+    return this.db.getRepository(SearchLogEntity).findOne({ where: { workspaceId, id: searchId } });
+  }
+
+  pool(workspaceId: string, searchId: string): Promise<SearchPoolEntity[]> {
+    return this.db.getRepository(SearchPoolEntity).find({ where: { workspaceId, searchId }, order: { source: 'ASC', rank: 'ASC' } });
+  }
+}

@@ -1,0 +1,394 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import {
+  SEARCH_SOURCES,
+  type ChunkEvidence,
+  type ParsedSearchRequest,
+  type RelatedTask,
+  type SearchPartial,
+  type SearchResponse,
+  type SearchResult,
+  type SearchSource,
+} from '@sextant/contracts';
+import type { CachedEmbedder } from '@sextant/embeddings';
+import { applyPriors, classifyQuery, filesFromTasks, fuse, type ChunkPayload, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights } from '@sextant/retrieval';
+import { DomainError, DomainErrorCode } from '../../common/domain-error';
+import { EMBEDDER } from '../../storage/storage.module';
+import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
+import { FileSearchService, pathAllowed } from '../file-search/file-search.service';
+import { FilesRepository } from '../indexing/repositories/files.repository';
+import { RepositoriesRepository } from '../indexing/repositories/repositories.repository';
+import { IndexEvents } from '../indexing/services/indexing.tokens';
+import { TASKS_CHANGED, TaskHistoryService } from '../task-history/task-history.service';
+import { FusionWeightsService } from './fusion-weights.service';
+import { SearchCache } from './search-cache';
+import { SearchLogService } from './search-log.service';
+
+export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
+/** Similar tasks considered per task source. */
+const TASK_DEPTH = 40;
+const SNIPPET_LINES = 12;
+
+export interface SearchOptions {
+  /** Called with the fused ranking so far each time a source answers. */
+  onPartial?: (partial: SearchPartial) => void;
+  signal?: AbortSignal;
+  /** Write the search and its pool (default true). */
+  log?: boolean;
+  /** Use the result cache (default true). */
+  cache?: boolean;
+  principal?: string;
+}
+
+interface SourceOutcome {
+  source: SearchSource;
+  result?: RetrieverResult;
+  relatedTasks?: Map<string, RelatedTask[]>;
+  error?: string;
+  ms: number;
+}
+
+interface CachedSearch {
+  response: Omit<SearchResponse, 'search_id' | 'cached'>;
+  rankings: SourceRanking[];
+}
+
+class SourceTimeoutError extends Error {}
+
+/**
+ * The dual search: file sources (dense, keyword, symbol) and task sources (similar past
+ * tasks -> the files they touched) run in parallel, each with its own timeout; whatever
+ * answers is fused with the workspace's weights for the query class, adjusted by
+ * structural priors, explained, logged as a pool and cached.
+ */
+@Injectable()
+export class SearchService {
+  private readonly logger = new Logger(SearchService.name);
+  private readonly cache = new SearchCache<CachedSearch>();
+
+  constructor(
+    private readonly fileSearch: FileSearchService,
+    private readonly tasks: TaskHistoryService,
+    private readonly weights: FusionWeightsService,
+    private readonly logs: SearchLogService,
+    private readonly repos: RepositoriesRepository,
+    private readonly files: FilesRepository,
+    @Inject(EMBEDDER) private readonly embedder: CachedEmbedder,
+  ) {}
+
+  @OnEvent(IndexEvents.Done)
+  @OnEvent(TASKS_CHANGED)
+  onIndexChanged(event: { workspace_id?: string; workspaceId?: string }): void {
+    const ws = event.workspace_id ?? event.workspaceId;
+    if (ws) this.cache.invalidate(ws);
+  }
+
+  async search(workspaceId: string, request: ParsedSearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    const queryClass: QueryClass = classifyQuery(request.query);
+    const current = await this.weights.current(workspaceId, queryClass);
+    const weights: SourceWeights = { ...current.weights, ...(request.weights ?? {}) };
+    const sources = (request.sources ?? [...SEARCH_SOURCES]).filter((s) => (weights[s] ?? 1) > 0);
+    if (!sources.length) throw new DomainError(DomainErrorCode.InvalidInput, 'Every requested source has weight 0');
+    const { filter, repoNames } = await this.buildFilter(workspaceId, request);
+    const useCache = options.cache !== false && !options.onPartial;
+    const cacheKey = this.cache.key(workspaceId, { ...request, sources }, { weights, version: current.version });
+
+    if (useCache) {
+      const hit = this.cache.get(cacheKey);
+      if (hit) {
+        const search_id = randomUUID();
+        if (options.log !== false) await this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, hit.response.results, hit.rankings, performance.now() - started);
+        return { ...hit.response, search_id, cached: true, timings_ms: { total: round(performance.now() - started) } };
+      }
+    }
+
+    const timings: Record<string, number> = {};
+    // Embedded once, used by both dense sources and to pick evidence chunks for symbol/task-only files.
+    const vectorStarted = performance.now();
+    const vectorPromise: Promise<Float32Array> | null = this.embedder.embedQuery(request.query, options.signal).then((v) => ((timings.embed = round(performance.now() - vectorStarted)), v));
+    vectorPromise.catch(() => undefined);
+
+    const timeoutMs = request.timeout_ms ?? DEFAULT_SOURCE_TIMEOUT_MS;
+    const outcomes = new Map<SearchSource, SourceOutcome>();
+    const limits: string[] = [];
+    const runs = sources.map((source) =>
+      this.runSource(source, workspaceId, request, filter, vectorPromise, timeoutMs, options.signal).then((outcome) => {
+        outcomes.set(source, outcome);
+        timings[source] = round(outcome.ms);
+        if (outcome.error) limits.push(`${source}: ${outcome.error}`);
+        if (outcome.result) limits.push(...outcome.result.limits);
+        if (options.onPartial && !options.signal?.aborted) {
+          const done = [...outcomes.keys()];
+          const fused = this.fuseOutcomes([...outcomes.values()], request, weights);
+          options.onPartial({
+            source,
+            results: this.buildResults(fused.slice(0, request.top_k), outcomes, repoNames, null, request),
+            sources_done: done,
+            sources_pending: sources.filter((s) => !outcomes.has(s)),
+            limits: [...limits],
+          });
+        }
+      }),
+    );
+    await Promise.all(runs);
+    if (options.signal?.aborted) throw new DomainError(DomainErrorCode.Unavailable, 'search cancelled');
+
+    const fusionStarted = performance.now();
+    const fused = this.fuseOutcomes([...outcomes.values()], request, weights);
+    const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
+    timings.fusion = round(performance.now() - fusionStarted);
+    const hydrateStarted = performance.now();
+    const vector = vectorPromise ? await vectorPromise.catch(() => null) : null;
+    const evidence = await this.hydrateEvidence(workspaceId, topFiles, outcomes, vector);
+    let results = this.buildResults(topFiles, outcomes, repoNames, evidence, request);
+    if (request.granularity === 'chunk') results = toChunkResults(results, request.top_k);
+    timings.hydrate = round(performance.now() - hydrateStarted);
+    timings.total = round(performance.now() - started);
+
+    const rankings = this.rankingsOf([...outcomes.values()]);
+    const response: Omit<SearchResponse, 'search_id' | 'cached'> = {
+      query: request.query,
+      query_class: queryClass,
+      strategy: request.strategy,
+      granularity: request.granularity,
+      weights: weights as SearchResponse['weights'],
+      weights_version: current.version,
+      results,
+      limits: [...new Set(limits)],
+      timings_ms: timings,
+    };
+    const allFailed = [...outcomes.values()].every((o) => o.error);
+    if (useCache && !allFailed && !limits.some((l) => /timed out|failed/.test(l))) this.cache.set(cacheKey, { response, rankings });
+    const search_id = randomUUID();
+    if (options.log !== false) await this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, results, rankings, timings.total);
+    return { ...response, search_id, cached: false };
+  }
+
+  // --- sources ------------------------------------------------------------------------------
+
+  private async runSource(
+    source: SearchSource,
+    workspaceId: string,
+    request: ParsedSearchRequest,
+    filter: IndexFilter,
+    vectorPromise: Promise<Float32Array> | null,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<SourceOutcome> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const work = this.execute(source, workspaceId, request, filter, vectorPromise, signal);
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new SourceTimeoutError(`timed out after ${timeoutMs} ms`)), timeoutMs)));
+      const value = await Promise.race([work, timeout]);
+      return { source, ...value, ms: performance.now() - started };
+    } catch (err) {
+      const message = err instanceof SourceTimeoutError ? err.message : `failed: ${(err as Error).message}`;
+      if (!(err instanceof SourceTimeoutError)) this.logger.warn({ err, source }, 'Search source failed');
+      return { source, error: message, ms: performance.now() - started };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Test seam: replaced in degradation tests to make a source throw or hang. */
+  protected async execute(
+    source: SearchSource,
+    workspaceId: string,
+    request: ParsedSearchRequest,
+    filter: IndexFilter,
+    vectorPromise: Promise<Float32Array> | null,
+    signal?: AbortSignal,
+  ): Promise<{ result: RetrieverResult; relatedTasks?: Map<string, RelatedTask[]> }> {
+    switch (source) {
+      case 'file.dense':
+        return { result: await this.fileSearch.dense(await vectorPromise!, filter, { rescore: request.rerank }) };
+      case 'file.keyword':
+        return { result: await this.fileSearch.keyword(request.query, filter, request.keyword_mode) };
+      case 'file.symbol':
+        return { result: await this.fileSearch.symbol(request.query, filter) };
+      case 'task.dense':
+      case 'task.keyword': {
+        const via = source === 'task.dense' ? 'dense' : 'keyword';
+        const similar = await this.tasks.findSimilarTasks(workspaceId, request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal });
+        return this.filesOfTasks(workspaceId, similar, filter, source);
+      }
+    }
+  }
+
+  /** Similar tasks -> the indexed files they touched, each explained by its tasks. */
+  private async filesOfTasks(
+    workspaceId: string,
+    similar: Array<{ id: string; external_id: string; title: string; score: number; files: string[]; created_at: string | null; repository_id: string | null }>,
+    filter: IndexFilter,
+    source: SearchSource,
+  ): Promise<{ result: RetrieverResult; relatedTasks: Map<string, RelatedTask[]> }> {
+    const ranked = filesFromTasks(similar.map((t) => ({ taskId: t.id, score: t.score, files: t.files, createdAt: t.created_at, title: t.title })));
+    const rows = await this.files.findIndexedByPaths(workspaceId, ranked.map((r) => r.path), filter.repoIds);
+    const byPath = new Map<string, typeof rows>();
+    for (const r of rows) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
+    const taskById = new Map(similar.map((t) => [t.id, t]));
+    const files: FileHit[] = [];
+    const related = new Map<string, RelatedTask[]>();
+    for (const f of ranked) {
+      for (const row of byPath.get(f.path) ?? []) {
+        const preferred = f.tasks.some((t) => taskById.get(t.taskId)?.repository_id === row.repositoryId) || f.tasks.every((t) => !taskById.get(t.taskId)?.repository_id);
+        if (!preferred) continue;
+        if (filter.langs?.length && !filter.langs.includes(row.lang ?? '')) continue;
+        if (!pathAllowed(row.path, filter)) continue;
+        const id = fileItemId(row.repositoryId, row.path);
+        const tasks = f.tasks.map((t) => ({ task_id: taskById.get(t.taskId)!.external_id, title: taskById.get(t.taskId)!.title, score: round(t.taskScore, 4), created_at: taskById.get(t.taskId)!.created_at }));
+        related.set(id, tasks);
+        files.push({ id, repoId: row.repositoryId, path: row.path, lang: row.lang, score: f.score, chunks: [], reasons: [`${source === 'task.dense' ? 'task:similar' : 'task:keywords'}:${tasks[0]?.task_id ?? ''}`] });
+      }
+    }
+    return { result: { files, limits: [] }, relatedTasks: related };
+  }
+
+  // --- fusion and results ---------------------------------------------------------------------
+
+  private rankingsOf(outcomes: SourceOutcome[]): SourceRanking[] {
+    return outcomes
+      .filter((o) => o.result)
+      .map((o) => ({ source: o.source, items: o.result!.files.map((f) => ({ id: f.id, score: f.score })) }));
+  }
+
+  private fuseOutcomes(outcomes: SourceOutcome[], request: ParsedSearchRequest, weights: SourceWeights): Array<FusedItem & { path: string; prior: number; scoreBeforePrior: number }> {
+    const rankings = this.rankingsOf(outcomes);
+    if (!rankings.length) return [];
+    const fused = fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword'] });
+    return applyPriors(fused.map((f) => ({ ...f, path: f.id.slice(f.id.indexOf(':', 5) + 1) })));
+  }
+
+  /** The chunks shown with each file: what the chunk sources matched, else the file's best chunks for the query. */
+  private async hydrateEvidence(workspaceId: string, top: Array<FusedItem & { path: string }>, outcomes: Map<SearchSource, SourceOutcome>, vector: Float32Array | null): Promise<Map<string, Array<ScoredPoint<ChunkPayload>>>> {
+    const out = new Map<string, Array<ScoredPoint<ChunkPayload>>>();
+    const missing: Array<{ id: string; repoId: string; path: string }> = [];
+    for (const item of top) {
+      const chunks = new Map<string, ScoredPoint<ChunkPayload>>();
+      for (const o of outcomes.values()) for (const f of o.result?.files ?? []) if (f.id === item.id) for (const c of f.chunks) if (!chunks.has(c.id)) chunks.set(c.id, c);
+      if (chunks.size) out.set(item.id, [...chunks.values()].sort((a, b) => b.score - a.score).slice(0, 3));
+      else missing.push({ id: item.id, repoId: item.id.slice(5, 41), path: item.path });
+    }
+    if (vector && missing.length) {
+      await Promise.all(missing.map(async (m) => out.set(m.id, await this.fileSearch.bestChunksOf(vector, workspaceId, m.repoId, m.path).catch(() => []))));
+    }
+    return out;
+  }
+
+  private buildResults(
+    top: Array<FusedItem & { path: string; prior: number; scoreBeforePrior: number }>,
+    outcomes: Map<SearchSource, SourceOutcome>,
+    repoNames: Map<string, string>,
+    evidence: Map<string, Array<ScoredPoint<ChunkPayload>>> | null,
+    request: ParsedSearchRequest,
+  ): SearchResult[] {
+    return top.map((item, i) => {
+      const repoId = item.id.slice(5, 41);
+      const reasons = new Set<string>();
+      let lang: string | null = null;
+      let relatedTasks: RelatedTask[] = [];
+      const partialChunks: Array<ScoredPoint<ChunkPayload>> = [];
+      for (const o of outcomes.values()) {
+        const hit = o.result?.files.find((f) => f.id === item.id);
+        if (!hit) continue;
+        hit.reasons.forEach((r) => reasons.add(r));
+        lang ??= hit.lang;
+        partialChunks.push(...hit.chunks);
+        const rel = o.relatedTasks?.get(item.id);
+        if (rel) relatedTasks = mergeTasks(relatedTasks, rel);
+      }
+      if (item.prior !== 1) reasons.add(`prior:${item.prior}`);
+      if (request.filters?.langs?.length) reasons.add(`filter:lang=${request.filters.langs.join(',')}`);
+      const chunks = (evidence?.get(item.id) ?? partialChunks.sort((a, b) => b.score - a.score).slice(0, 3)).map(toEvidence);
+      lang ??= evidence?.get(item.id)?.[0]?.payload.lang ?? null;
+      return {
+        id: item.id,
+        kind: 'file' as const,
+        rank: i + 1,
+        score: round(item.score, 6),
+        repo_id: repoId,
+        repo_name: repoNames.get(repoId) ?? null,
+        path: item.path,
+        lang,
+        chunk: chunks[0] ?? null,
+        evidence: chunks,
+        explain: {
+          sources: item.contributions.map((c) => ({ source: c.source, rank: c.rank, score: round(c.score, 6), share: round(c.share, 4) })),
+          hit_reasons: [...reasons],
+          related_tasks: relatedTasks.slice(0, 5),
+          prior: item.prior,
+          score_before_prior: round(item.scoreBeforePrior, 6),
+        },
+      };
+    });
+  }
+
+  private async buildFilter(workspaceId: string, request: ParsedSearchRequest): Promise<{ filter: IndexFilter; repoNames: Map<string, string> }> {
+    const repos = await this.repos.list(workspaceId);
+    const repoNames = new Map(repos.map((r) => [r.id, r.name]));
+    const f = request.filters ?? {};
+    let repoIds: string[] | undefined;
+    if (f.repos?.length) {
+      repoIds = f.repos.map((ref) => repos.find((r) => r.id === ref || r.name === ref)?.id).filter((x): x is string => Boolean(x));
+      if (!repoIds.length) throw new DomainError(DomainErrorCode.InvalidInput, `No repository named ${f.repos.join(', ')} in this workspace`);
+    }
+    return {
+      filter: { workspaceId, repoIds, langs: f.langs, chunkTypes: f.chunk_types, include: f.include, exclude: f.exclude, symbols: f.symbols },
+      repoNames,
+    };
+  }
+
+  private async log(
+    workspaceId: string,
+    searchId: string,
+    principal: string | undefined,
+    request: ParsedSearchRequest,
+    queryClass: QueryClass,
+    weights: SourceWeights,
+    version: number,
+    results: SearchResult[],
+    rankings: SourceRanking[],
+    latencyMs: number,
+  ): Promise<void> {
+    try {
+      // Chunk results are also pooled under the sources of their file, so chunk ratings can be credited.
+      const extra = request.granularity === 'chunk' ? results.flatMap((r) => r.explain.sources.map((s) => ({ source: s.source, itemId: r.id, rank: s.rank, score: s.score }))) : [];
+      await this.logs.record(
+        { searchId, workspaceId, principal: principal ?? 'local', query: request.query, queryClass, strategy: request.strategy, granularity: request.granularity, weights: weights as Record<string, number>, weightsVersion: version, resultCount: results.length, latencyMs },
+        rankings,
+        extra,
+      );
+    } catch (err) {
+      this.logger.error({ err, searchId }, 'Could not write the search pool');
+    }
+  }
+}
+
+function toEvidence(c: ScoredPoint<ChunkPayload>): ChunkEvidence {
+  const lines = c.payload.content.split('\n');
+  const snippet = lines.slice(0, SNIPPET_LINES).join('\n') + (lines.length > SNIPPET_LINES ? '\n…' : '');
+  return { id: c.id, chunk_type: c.payload.chunkType, symbol: c.payload.symbol, start_line: c.payload.startLine, end_line: c.payload.endLine, start_byte: c.payload.startByte, end_byte: c.payload.endByte, score: round(c.score, 6), snippet };
+}
+
+/** File results -> chunk results, in file order, best chunks of each file first. */
+function toChunkResults(files: SearchResult[], topK: number): SearchResult[] {
+  const out: SearchResult[] = [];
+  for (const f of files) {
+    for (const c of f.evidence) {
+      if (out.length >= topK) return out;
+      out.push({ ...f, id: c.id, kind: 'chunk', rank: out.length + 1, chunk: c, evidence: [c] });
+    }
+  }
+  return out;
+}
+
+function mergeTasks(a: RelatedTask[], b: RelatedTask[]): RelatedTask[] {
+  const byId = new Map(a.map((t) => [t.task_id, t]));
+  for (const t of b) if (!byId.has(t.task_id) || byId.get(t.task_id)!.score < t.score) byId.set(t.task_id, t);
+  return [...byId.values()].sort((x, y) => y.score - x.score);
+}
+
+const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;

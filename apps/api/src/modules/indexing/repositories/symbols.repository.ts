@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { SymbolDefinition } from '@sextant/indexer';
+import { Brackets, In, Repository } from 'typeorm';
+import { SymbolEntity } from '../entities/symbol.entity';
+
+export interface SymbolMatch {
+  repositoryId: string;
+  path: string;
+  name: string;
+  qualified: string;
+  kind: string;
+  startLine: number;
+  endLine: number;
+  exact: boolean;
+}
+
+/** Data access for `symbols`; every method is scoped by workspace. */
+@Injectable()
+export class SymbolsRepository {
+  constructor(@InjectRepository(SymbolEntity) private readonly rows: Repository<SymbolEntity>) {}
+
+  /** Replaces the definitions of these files (one transaction). */
+  async replaceForFiles(workspaceId: string, repositoryId: string, files: Array<{ path: string; definitions: SymbolDefinition[] }>): Promise<void> {
+    if (!files.length) return;
+    await this.rows.manager.transaction(async (tx) => {
+      const repo = tx.getRepository(SymbolEntity);
+      const paths = files.map((f) => f.path);
+      for (let i = 0; i < paths.length; i += 500) await repo.delete({ workspaceId, repositoryId, path: In(paths.slice(i, i + 500)) });
+      const rows = files.flatMap((f) =>
+        f.definitions.map((d) => ({
+          id: randomUUID(),
+          workspaceId,
+          repositoryId,
+          path: f.path,
+          name: d.name.slice(0, 300),
+          nameLower: d.name.toLowerCase().slice(0, 300),
+          qualified: d.symbol,
+          kind: d.kind,
+          startLine: d.startLine,
+          endLine: d.endLine,
+        })),
+      );
+      for (let i = 0; i < rows.length; i += 200) await repo.insert(rows.slice(i, i + 200));
+    });
+  }
+
+  async deletePaths(workspaceId: string, repositoryId: string, paths: string[]): Promise<void> {
+    for (let i = 0; i < paths.length; i += 500) await this.rows.delete({ workspaceId, repositoryId, path: In(paths.slice(i, i + 500)) });
+  }
+
+  /**
+   * Definitions whose name equals one of `names` (case-insensitive) or starts with one
+   * of them (prefix match, names of ≥ 3 characters). Exact matches first.
+   */
+  async match(workspaceId: string, names: string[], options: { repositoryIds?: string[]; limit?: number } = {}): Promise<SymbolMatch[]> {
+    const lowered = [...new Set(names.map((n) => n.toLowerCase()).filter((n) => n.length >= 2))].slice(0, 20);
+    if (!lowered.length) return [];
+    const qb = this.rows
+      .createQueryBuilder('s')
+      .where('s.workspace_id = :workspaceId', { workspaceId })
+      .andWhere(
+        new Brackets((w) => {
+          w.where('s.name_lower IN (:...exact)', { exact: lowered });
+          lowered
+            .filter((n) => n.length >= 3)
+            .forEach((n, i) => w.orWhere(`s.name_lower LIKE :p${i} ESCAPE '\\'`, { [`p${i}`]: `${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }));
+        }),
+      )
+      .limit(options.limit ?? 200);
+    if (options.repositoryIds?.length) qb.andWhere('s.repository_id IN (:...repos)', { repos: options.repositoryIds });
+    const rows = await qb.getMany();
+    const exact = new Set(lowered);
+    return rows
+      .map((r) => ({ repositoryId: r.repositoryId, path: r.path, name: r.name, qualified: r.qualified, kind: r.kind, startLine: r.startLine, endLine: r.endLine, exact: exact.has(r.nameLower) }))
+      .sort((a, b) => Number(b.exact) - Number(a.exact) || a.name.length - b.name.length || a.path.localeCompare(b.path));
+  }
+}

@@ -1,0 +1,79 @@
+import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { CreateTasksRequestSchema, ImportGitRequestSchema, ListTasksQuerySchema, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
+import { fuseReciprocalRank } from '@sextant/retrieval';
+import { z } from 'zod';
+import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
+import { zodDto } from '../../common/zod-validation.pipe';
+import { CurrentWorkspace } from '../workspaces/current-workspace.decorator';
+import { TaskHistoryService } from './task-history.service';
+
+const ImportTasksFileSchema = z
+  .object({
+    format: z.enum(['jsonl', 'csv']),
+    content: z.string().min(1),
+    source: z.string().trim().min(1).max(32).optional(),
+    repository_id: z.string().uuid().optional(),
+    columns: z
+      .object({ id: z.string(), title: z.string(), body: z.string().optional(), files: z.string().optional(), status: z.string().optional(), created_at: z.string().optional() })
+      .strict()
+      .optional()
+      .describe('CSV column mapping (default: id,title,body,files,status,created_at)'),
+  })
+  .strict();
+
+class CreateTasksDto extends zodDto(CreateTasksRequestSchema) {}
+class ListTasksQueryDto extends zodDto(ListTasksQuerySchema) {}
+class ImportTasksFileDto extends zodDto(ImportTasksFileSchema) {}
+class ImportGitDto extends zodDto(ImportGitRequestSchema) {}
+
+@ApiTags('tasks')
+@Controller('v1/tasks')
+export class TaskHistoryController {
+  constructor(private readonly tasks: TaskHistoryService) {}
+
+  /** One task, or `{ tasks: [...] }` in bulk; upserted by (source, id). */
+  @Post()
+  @ApiZodBody(CreateTasksRequestSchema)
+  create(@CurrentWorkspace() ws: string, @Body() body: CreateTasksDto): Promise<TaskImportResult> {
+    return this.tasks.importTasks(ws, body.tasks);
+  }
+
+  /** A JSONL or CSV file's content (the dashboard's import); large files: use `sextant tasks import`. */
+  @Post('import')
+  @ApiZodBody(ImportTasksFileSchema)
+  import(@CurrentWorkspace() ws: string, @Body() body: ImportTasksFileDto): Promise<TaskImportResult> {
+    const defaults = { source: body.source, repositoryId: body.repository_id };
+    if (body.format === 'jsonl') return this.tasks.importJsonl(ws, body.content, defaults);
+    const c = body.columns ?? { id: 'id', title: 'title', body: 'body', files: 'files', status: 'status', created_at: 'created_at' };
+    return this.tasks.importCsv(ws, body.content, c, defaults);
+  }
+
+  @Post('import-git')
+  @ApiZodBody(ImportGitRequestSchema)
+  importGit(@CurrentWorkspace() ws: string, @Body() body: ImportGitDto): Promise<TaskImportResult & { noise: number }> {
+    return this.tasks.importGit(ws, body.repository_id, { since: body.since, until: body.until });
+  }
+
+  /** Browse (newest first) or, with `query`, find similar tasks (dense + keyword, fused by RRF). */
+  @Get()
+  @ApiZodQuery(ListTasksQuerySchema)
+  async list(@CurrentWorkspace() ws: string, @Query() q: ListTasksQueryDto): Promise<{ tasks: Array<Task | SimilarTask>; total: number }> {
+    if (!q.query) return this.tasks.list(ws, q);
+    const [dense, keyword] = await Promise.all([
+      this.tasks.findSimilarTasks(ws, q.query, { k: q.limit, via: 'dense' }),
+      this.tasks.findSimilarTasks(ws, q.query, { k: q.limit, via: 'keyword' }),
+    ]);
+    const byId = new Map([...dense, ...keyword].map((t) => [t.id, t]));
+    const fused = fuseReciprocalRank([
+      { source: 'task.dense', items: dense.map((t) => ({ id: t.id, score: t.score })) },
+      { source: 'task.keyword', items: keyword.map((t) => ({ id: t.id, score: t.score })) },
+    ]).slice(0, q.limit);
+    return { tasks: fused.map((f) => ({ ...byId.get(f.id)!, score: f.score })), total: fused.length };
+  }
+
+  @Get(':id')
+  get(@CurrentWorkspace() ws: string, @Param('id') id: string): Promise<Task> {
+    return this.tasks.get(ws, id);
+  }
+}

@@ -1,0 +1,224 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { TaskInputSchema, type ParsedTaskInput, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
+import type { CachedEmbedder } from '@sextant/embeddings';
+import { isNoiseCommit, mergePullRequests, readCommitHistory, renameForward, renamesOf, buildRenameMap } from '@sextant/indexer';
+import { TASK_INDEX, type KeywordMode, type TaskIndex, type TaskPoint } from '@sextant/retrieval';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
+import { EMBEDDER } from '../../storage/storage.module';
+import { FilesRepository } from '../indexing/repositories/files.repository';
+import { RepositoriesRepository } from '../indexing/repositories/repositories.repository';
+import type { TaskEntity } from './task.entity';
+import { TasksRepository, type TaskWrite } from './tasks.repository';
+
+/** Emitted after tasks change, so search caches for the workspace are dropped. */
+export const TASKS_CHANGED = 'tasks.changed';
+
+export const mapTask = (r: TaskEntity): Task => ({
+  id: r.id,
+  external_id: r.externalId,
+  source: r.source,
+  title: r.title,
+  body: r.body,
+  files: r.files,
+  status: r.status,
+  outcome: r.outcome,
+  repository_id: r.repositoryId,
+  created_at: r.taskCreatedAt?.toISOString() ?? null,
+});
+
+/** The text a task is searched by: its title (twice: titles say what the work was), body and touched paths. */
+export function taskSearchText(t: { title: string; body: string; files: string[] }): string {
+  return `${t.title}\n${t.title}\n${t.body}\n${t.files.join('\n')}`;
+}
+
+export interface CsvColumnMapping {
+  id: string;
+  title: string;
+  body?: string;
+  files?: string;
+  status?: string;
+  created_at?: string;
+  /** Separator inside the files column (default: whitespace, comma or semicolon). */
+  filesSeparator?: string;
+}
+
+/**
+ * Task history: stores tasks relationally and indexes them (dense + BM25) in the
+ * TaskIndex, so a query finds similar past work and, through it, the files that work touched.
+ */
+@Injectable()
+export class TaskHistoryService {
+  constructor(
+    private readonly tasks: TasksRepository,
+    private readonly repos: RepositoriesRepository,
+    private readonly files: FilesRepository,
+    @Inject(TASK_INDEX) private readonly index: TaskIndex,
+    @Inject(EMBEDDER) private readonly embedder: CachedEmbedder,
+    private readonly events: EventEmitter2,
+  ) {}
+
+  /** Validates, upserts by (source, id) and indexes tasks; one bad task is reported, never fatal. */
+  async importTasks(workspaceId: string, inputs: unknown[], defaults: { source?: string; repositoryId?: string } = {}): Promise<TaskImportResult> {
+    const result: TaskImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
+    const valid: ParsedTaskInput[] = [];
+    inputs.forEach((raw, i) => {
+      const withDefaults = raw && typeof raw === 'object' ? { ...(defaults.source ? { source: defaults.source } : {}), ...(defaults.repositoryId ? { repository_id: defaults.repositoryId } : {}), ...raw } : raw;
+      const parsed = TaskInputSchema.safeParse(withDefaults);
+      if (parsed.success) valid.push(parsed.data);
+      else {
+        result.skipped++;
+        result.errors.push({ line: i + 1, id: (raw as { id?: string })?.id, message: parsed.error.issues.map((x) => `${x.path.join('.') || '(task)'}: ${x.message}`).join('; ') });
+      }
+    });
+    const repoIds = [...new Set(valid.map((t) => t.repository_id).filter((x): x is string => Boolean(x)))];
+    for (const id of repoIds) if (!(await this.repos.findById(workspaceId, id))) throw notFound('Repository', id);
+
+    for (let i = 0; i < valid.length; i += 500) {
+      const batch = valid.slice(i, i + 500);
+      const writes: TaskWrite[] = batch.map((t) => ({
+        externalId: t.id,
+        source: t.source,
+        title: t.title,
+        body: t.body,
+        files: [...new Set(t.files_at_cutoff ?? t.files)],
+        status: t.status ?? null,
+        outcome: t.outcome ?? null,
+        taskCreatedAt: t.created_at ? new Date(t.created_at) : null,
+        repositoryId: t.repository_id ?? null,
+      }));
+      const { rows, created } = await this.tasks.upsertMany(workspaceId, writes);
+      result.imported += created;
+      result.updated += rows.length - created;
+      await this.indexTasks(rows);
+    }
+    if (valid.length) this.events.emit(TASKS_CHANGED, { workspaceId });
+    return result;
+  }
+
+  /** JSONL as in shared/eval/FORMAT.md; bad lines are reported with their line number. */
+  async importJsonl(workspaceId: string, text: string, defaults: { source?: string; repositoryId?: string } = {}): Promise<TaskImportResult> {
+    const items: unknown[] = [];
+    const parseErrors: TaskImportResult['errors'] = [];
+    const lineOf: number[] = [];
+    text.split(/\r?\n/).forEach((line, i) => {
+      if (!line.trim()) return;
+      try {
+        items.push(JSON.parse(line));
+        lineOf.push(i + 1);
+      } catch (err) {
+        parseErrors.push({ line: i + 1, message: `invalid JSON: ${(err as Error).message}` });
+      }
+    });
+    const result = await this.importTasks(workspaceId, items, defaults);
+    for (const e of result.errors) if (e.line !== undefined) e.line = lineOf[e.line - 1];
+    result.errors.unshift(...parseErrors);
+    result.skipped += parseErrors.length;
+    return result;
+  }
+
+  /** CSV with a header row; `mapping` names the columns holding each field. */
+  async importCsv(workspaceId: string, text: string, mapping: CsvColumnMapping, defaults: { source?: string; repositoryId?: string } = {}): Promise<TaskImportResult> {
+    let records: Array<Record<string, string>>;
+    try {
+      records = parseCsv(text, { columns: true, skip_empty_lines: true, trim: true, relax_column_count: true, bom: true });
+    } catch (err) {
+      throw new DomainError(DomainErrorCode.InvalidInput, `Invalid CSV: ${(err as Error).message}`);
+    }
+    const header = records.length ? Object.keys(records[0]) : [];
+    for (const [field, column] of Object.entries(mapping)) {
+      if (field !== 'filesSeparator' && column && records.length && !header.includes(column)) {
+        throw new DomainError(DomainErrorCode.InvalidInput, `CSV has no column "${column}" (for ${field}); columns are: ${header.join(', ')}`);
+      }
+    }
+    const split = mapping.filesSeparator ? (s: string) => s.split(mapping.filesSeparator!) : (s: string) => s.split(/[\s,;]+/);
+    const items = records.map((r) => ({
+      id: r[mapping.id],
+      title: r[mapping.title],
+      ...(mapping.body ? { body: r[mapping.body] ?? '' } : {}),
+      files: mapping.files ? split(r[mapping.files] ?? '').map((f) => f.trim()).filter(Boolean) : [],
+      ...(mapping.status && r[mapping.status] ? { status: r[mapping.status] } : {}),
+      ...(mapping.created_at && r[mapping.created_at] ? { created_at: new Date(r[mapping.created_at]).toISOString() } : {}),
+    }));
+    const result = await this.importTasks(workspaceId, items, defaults);
+    for (const e of result.errors) if (e.line !== undefined) e.line += 1; // header row
+    return result;
+  }
+
+  /**
+   * Git history as tasks: each non-merge commit (or merged pull request) with its message
+   * and changed files; bots, version bumps and lockfile-only commits skipped; renames
+   * followed so paths point at today's files.
+   */
+  async importGit(workspaceId: string, repositoryId: string, range: { since?: string; until?: string } = {}): Promise<TaskImportResult & { noise: number }> {
+    const repo = await this.repos.findById(workspaceId, repositoryId);
+    if (!repo) throw notFound('Repository', repositoryId);
+    let all;
+    try {
+      all = await readCommitHistory(repo.rootPath);
+    } catch (err) {
+      throw new DomainError(DomainErrorCode.InvalidInput, `Cannot read git history of ${repo.rootPath}: ${(err as Error).message}`);
+    }
+    const forward = buildRenameMap(renamesOf(all));
+    const inRange = all.filter((c) => (!range.since || c.date >= range.since) && (!range.until || c.date <= range.until));
+    const noise = inRange.filter((c) => c.parents.length < 2 && isNoiseCommit(c)).length;
+    const historyTasks = mergePullRequests(inRange.filter((c) => c.parents.length > 1 || !isNoiseCommit(c)));
+    const existing = new Set((await this.files.list(workspaceId, repositoryId)).map((f) => f.path));
+    const items = historyTasks.map((t) => {
+      const touched = renameForward(
+        t.files.filter((f) => f.status !== 'D').map((f) => f.path),
+        forward,
+      );
+      const files = [...new Set(touched)].filter((p) => existing.size === 0 || existing.has(p));
+      return { id: t.pullRequest ? `pr-${t.pullRequest}` : t.id, title: t.title.slice(0, 1000) || '(no message)', body: t.body.slice(0, 100_000), files, created_at: t.date, source: 'git', status: 'done' };
+    });
+    const result = await this.importTasks(workspaceId, items, { repositoryId });
+    return { ...result, noise };
+  }
+
+  async list(workspaceId: string, options: { limit: number; offset: number; source?: string }): Promise<{ tasks: Task[]; total: number }> {
+    const [rows, total] = await this.tasks.list(workspaceId, options);
+    return { tasks: rows.map(mapTask), total };
+  }
+
+  async get(workspaceId: string, id: string): Promise<Task> {
+    const row = await this.tasks.findOne(workspaceId, id);
+    if (!row) throw notFound('Task', id);
+    return mapTask(row);
+  }
+
+  /** Similar past tasks by dense similarity or BM25 keywords. */
+  async findSimilarTasks(workspaceId: string, query: string, options: { k?: number; via?: 'dense' | 'keyword'; mode?: KeywordMode; queryVector?: Float32Array; signal?: AbortSignal } = {}): Promise<SimilarTask[]> {
+    const k = options.k ?? 20;
+    const filter = { workspaceId };
+    const hits =
+      options.via === 'keyword'
+        ? await this.index.searchKeyword(query, filter, k, { mode: options.mode ?? 'or' })
+        : await this.index.searchDense(options.queryVector ?? (await this.embedder.embedQuery(query, options.signal)), filter, k);
+    const rows = new Map((await this.tasks.findByIds(workspaceId, hits.map((h) => h.id))).map((r) => [r.id, r]));
+    return hits.filter((h) => rows.has(h.id)).map((h) => ({ ...mapTask(rows.get(h.id)!), score: h.score }));
+  }
+
+  private async indexTasks(rows: TaskEntity[]): Promise<void> {
+    if (!rows.length) return;
+    const texts = rows.map((r) => taskSearchText(r));
+    const vectors = await this.embedder.embedChunks(texts.map((text) => ({ text })));
+    const points: TaskPoint[] = rows.map((r, i) => ({
+      id: r.id,
+      vector: vectors[i],
+      text: texts[i],
+      payload: {
+        workspaceId: r.workspaceId,
+        taskId: r.externalId,
+        title: r.title,
+        files: r.files,
+        status: r.status,
+        source: r.source,
+        createdAt: r.taskCreatedAt?.toISOString() ?? null,
+        ...(r.repositoryId ? { repoId: r.repositoryId } : {}),
+      },
+    }));
+    await this.index.upsert(points);
+  }
+}

@@ -1,0 +1,175 @@
+import type { SearchSource } from '@sextant/contracts';
+import { DataSource } from 'typeorm';
+import request from 'supertest';
+import { SearchService } from '../../src/modules/fusion/search.service';
+import { makeFixtureRepo, SAMPLE_PROJECT, writeFiles } from '../helpers/fixture-repo';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { waitFor } from '../helpers/wait';
+
+/** A repository whose billing code never mentions the words users use for it. */
+const PROJECT: Record<string, string> = {
+  ...SAMPLE_PROJECT,
+  'src/billing/ledger.ts': `export class Ledger {\n  private entries: Array<{ amount: number; memo: string }> = [];\n  post(amount: number, memo: string): void {\n    this.entries.push({ amount, memo });\n  }\n  balance(): number {\n    return this.entries.reduce((sum, e) => sum + e.amount, 0);\n  }\n}\n`,
+  'src/http/router.ts': `export function route(path: string, handler: () => void) {\n  return { path, handler };\n}\n`,
+  'test/auth/session.spec.ts': `import { SessionStore } from '../../src/auth/session';\n\ndescribe('SessionStore', () => {\n  it('refreshes', () => {\n    expect(new SessionStore().refresh('x')).toBe(false);\n  });\n});\n`,
+};
+
+const TASKS = [
+  { id: 'T-101', title: 'Customers were charged twice after a retry', body: 'Duplicate payment entries appeared on invoices when the card processor timed out.', files: ['src/billing/ledger.ts'], created_at: '2024-03-01T10:00:00Z' },
+  { id: 'T-102', title: 'Refund flow shows wrong totals', body: 'Money returned to the customer was not reflected.', files: ['src/billing/ledger.ts'], created_at: '2024-04-01T10:00:00Z' },
+  { id: 'T-103', title: 'Login sessions expire too early', body: 'Users are logged out after five minutes.', files: ['src/auth/session.ts'], created_at: '2024-05-01T10:00:00Z' },
+  { id: 'T-104', title: 'Old task touching a deleted file', body: 'Nothing', files: ['src/removed/gone.ts'], created_at: '2020-01-01T10:00:00Z' },
+];
+
+describe('search (real app, SQLite + embedded store)', () => {
+  let t: TestApp;
+  let repoId: string;
+  let root: string;
+  const api = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    root = makeFixtureRepo(PROJECT, { git: true });
+    const reg = await api().post('/v1/repos').send({ path: root, name: 'shop' }).expect(201);
+    repoId = reg.body.id;
+    await waitFor(async () => (await api().get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+    const imported = await api().post('/v1/tasks').send({ tasks: TASKS }).expect(201);
+    expect(imported.body).toMatchObject({ imported: 4, updated: 0, skipped: 0 });
+  });
+  afterAll(() => t.close());
+
+  it('an identifier query puts the file defining it first ("where is validate_token")', async () => {
+    const res = await api().post('/v1/search').send({ query: 'where is validate_token' }).expect(200);
+    expect(res.body.query_class).toBe('specific');
+    expect(res.body.results[0]).toMatchObject({ path: 'src/auth/token.py', repo_name: 'shop', kind: 'file' });
+    const top = res.body.results[0];
+    expect(top.explain.sources.map((s: { source: string }) => s.source)).toContain('file.symbol');
+    expect(top.explain.hit_reasons.some((r: string) => r.startsWith('symbol:exact:'))).toBe(true);
+    expect(top.chunk.snippet).toContain('validate_token');
+    expect(res.body.search_id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('a conceptual query finds the file a similar past task touched, though the file shares no words with the query', async () => {
+    const query = 'customers charged twice for the same payment';
+    const fileOnly = await api().post('/v1/search').send({ query, sources: ['file.dense', 'file.keyword', 'file.symbol'] }).expect(200);
+    expect(fileOnly.body.results.slice(0, 1).map((r: { path: string }) => r.path)).not.toContain('src/billing/ledger.ts');
+    const res = await api().post('/v1/search').send({ query }).expect(200);
+    expect(res.body.query_class).toBe('conceptual');
+    const ledger = res.body.results.find((r: { path: string }) => r.path === 'src/billing/ledger.ts');
+    expect(ledger).toBeDefined();
+    expect(ledger.rank).toBe(1);
+    expect(ledger.explain.related_tasks[0]).toMatchObject({ task_id: 'T-101', title: 'Customers were charged twice after a retry' });
+    expect(ledger.chunk).not.toBeNull(); // evidence hydrated for a task-only file
+    // A task's file that no longer exists is never returned.
+    expect(res.body.results.map((r: { path: string }) => r.path)).not.toContain('src/removed/gone.ts');
+  });
+
+  it('every strategy returns explained results; every fusing strategy puts the defining source file first', async () => {
+    const wrong: string[] = [];
+    for (const strategy of ['rrf', 'weighted', 'cascade', 'vote', 'concat']) {
+      const res = await api().post('/v1/search').send({ query: 'SessionStore refresh', strategy }).expect(200);
+      expect(res.body.strategy).toBe(strategy);
+      // concat is the no-fusion ablation: it just appends source lists, so it is only checked for explanations.
+      if (strategy !== 'concat' && res.body.results[0]?.path !== 'src/auth/session.ts') wrong.push(`${strategy}: ${res.body.results.slice(0, 3).map((r: { path: string; score: number }) => `${r.path}=${r.score}`).join(', ')}`);
+      for (const r of res.body.results) expect(r.explain.sources.length).toBeGreaterThan(0);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('the structural prior ranks a test file below the source file it tests when sources agree', async () => {
+    const res = await api().post('/v1/search').send({ query: 'SessionStore refresh', sources: ['file.keyword', 'file.dense'], strategy: 'rrf' }).expect(200);
+    const spec = res.body.results.find((r: { path: string }) => r.path === 'test/auth/session.spec.ts');
+    expect(spec.explain.prior).toBeLessThan(1);
+    expect(spec.explain.hit_reasons).toContain(`prior:${spec.explain.prior}`);
+    expect(spec.score).toBeCloseTo(spec.explain.score_before_prior * spec.explain.prior, 5);
+  });
+
+  it('keyword AND falls back to OR and says so in limits', async () => {
+    const res = await api().post('/v1/search').send({ query: 'Ledger zzzunmatchedterm', sources: ['file.keyword'] }).expect(200);
+    expect(res.body.limits.join(' ')).toMatch(/fell back to OR/);
+    expect(res.body.results[0].path).toBe('src/billing/ledger.ts');
+  });
+
+  it('filters: language, include/exclude globs, repository name; pathological glob -> 400', async () => {
+    const py = await api().post('/v1/search').send({ query: 'token cache', filters: { langs: ['python'] } }).expect(200);
+    expect(py.body.results.length).toBeGreaterThan(0);
+    for (const r of py.body.results) expect(r.path.endsWith('.py')).toBe(true);
+    const inc = await api().post('/v1/search').send({ query: 'session', filters: { include: ['src/**'], exclude: ['**/*.py'] } }).expect(200);
+    for (const r of inc.body.results) expect(r.path.startsWith('src/') && !r.path.endsWith('.py')).toBe(true);
+    await api().post('/v1/search').send({ query: 'x', filters: { include: ['**/'.repeat(20)] } }).expect(400);
+    await api().post('/v1/search').send({ query: 'x', filters: { repos: ['no-such-repo'] } }).expect(400);
+    const byName = await api().post('/v1/search').send({ query: 'Ledger', filters: { repos: ['shop'] } }).expect(200);
+    expect(byName.body.results[0].repo_id).toBe(repoId);
+  });
+
+  it('chunk granularity returns chunk ids with line ranges', async () => {
+    const res = await api().post('/v1/search').send({ query: 'Ledger balance', granularity: 'chunk', top_k: 5 }).expect(200);
+    expect(res.body.results.length).toBeGreaterThan(0);
+    for (const r of res.body.results) {
+      expect(r.kind).toBe('chunk');
+      expect(r.id).toBe(r.chunk.id);
+      expect(r.chunk.end_line).toBeGreaterThanOrEqual(r.chunk.start_line);
+    }
+  });
+
+  it('rejects invalid requests with 400', async () => {
+    await api().post('/v1/search').send({ query: '' }).expect(400);
+    await api().post('/v1/search').send({ query: 'x', top_k: 51 }).expect(400);
+    await api().post('/v1/search').send({ query: 'x', strategy: 'magic' }).expect(400);
+    await api().post('/v1/search').send({ query: 'x', surprise: true }).expect(400);
+  });
+
+  it('logs every search as a pool with each source’s ranks and the weights version', async () => {
+    const res = await api().post('/v1/search').send({ query: 'Ledger post amount' }).expect(200);
+    const db = t.app.get(DataSource);
+    const [log] = await db.query('SELECT * FROM search_logs WHERE id = $1'.replace('$1', db.options.type === 'postgres' ? '$1' : '?'), [res.body.search_id]);
+    expect(log).toMatchObject({ query: 'Ledger post amount', strategy: 'rrf', weights_version: 0 });
+    const pool = await db.query(`SELECT source, rank, item_id FROM search_pool WHERE search_id = ${db.options.type === 'postgres' ? '$1' : '?'}`, [res.body.search_id]);
+    expect(pool.length).toBeGreaterThan(0);
+    expect(pool).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'file.keyword', rank: 1, item_id: `file:${repoId}:src/billing/ledger.ts` })]));
+  });
+
+  it('a source that throws or hangs is dropped and reported in limits; the others still answer', async () => {
+    const search = t.app.get(SearchService);
+    const original = (search as unknown as { execute: (...a: unknown[]) => Promise<unknown> }).execute.bind(search);
+    const spy = jest.spyOn(search as unknown as { execute: (s: SearchSource, ...rest: unknown[]) => Promise<unknown> }, 'execute').mockImplementation((source: SearchSource, ...rest: unknown[]) => {
+      if (source === 'file.dense') return Promise.reject(new Error('vector store exploded'));
+      if (source === 'task.dense') return new Promise(() => undefined); // never answers
+      return original(source, ...rest);
+    });
+    try {
+      const res = await api().post('/v1/search').send({ query: 'where is validate_token', timeout_ms: 300 }).expect(200);
+      expect(res.body.results[0].path).toBe('src/auth/token.py');
+      expect(res.body.limits).toEqual(expect.arrayContaining([expect.stringMatching(/^file\.dense: failed: vector store exploded/), 'task.dense: timed out after 300 ms']));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('caches identical searches and drops the cache when the index changes', async () => {
+    const body = { query: 'Clamp limits value', top_k: 5 };
+    const first = await api().post('/v1/search').send(body).expect(200);
+    const second = await api().post('/v1/search').send(body).expect(200);
+    expect(first.body.cached).toBe(false);
+    expect(second.body.cached).toBe(true);
+    expect(second.body.results).toEqual(first.body.results);
+    expect(second.body.search_id).not.toBe(first.body.search_id);
+    writeFiles(root, { 'src/util/limits.go': 'package util\n\n// ClampLimitsValue clamps limits value.\nfunc ClampLimitsValue(v int) int { return v }\n' });
+    const job = await api().post(`/v1/repos/${repoId}/index`).send({}).expect(202);
+    await waitFor(async () => (await api().get(`/v1/jobs/${job.body.id}`)).body.status === 'succeeded', { what: 're-index' });
+    const third = await api().post('/v1/search').send(body).expect(200);
+    expect(third.body.cached).toBe(false);
+    expect(third.body.results.map((r: { path: string }) => r.path)).toContain('src/util/limits.go');
+  });
+
+  it('tasks: browse, find similar, fetch one; bad bulk item -> 400 and nothing written', async () => {
+    const list = await api().get('/v1/tasks').expect(200);
+    expect(list.body.total).toBe(4);
+    const similar = await api().get('/v1/tasks').query({ query: 'charged twice' }).expect(200);
+    expect(similar.body.tasks[0].external_id).toBe('T-101');
+    const one = await api().get('/v1/tasks/T-103').expect(200);
+    expect(one.body).toMatchObject({ title: 'Login sessions expire too early', files: ['src/auth/session.ts'] });
+    await api().post('/v1/tasks').send({ tasks: [{ id: 'ok', title: 'fine' }, { id: 'bad' }] }).expect(400);
+    expect((await api().get('/v1/tasks').expect(200)).body.total).toBe(4);
+  });
+});

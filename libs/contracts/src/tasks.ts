@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/** One task as imported (REST body item, JSONL line per shared/eval/FORMAT.md, CSV row after mapping). */
+export const TaskInputSchema = z
+  .object({
+    id: z.string().trim().min(1).max(200).describe('your id for the task (issue number, ticket key, commit sha)'),
+    title: z.string().trim().min(1).max(1000),
+    body: z.string().max(100_000).default(''),
+    files: z.array(z.string().min(1).max(1024)).max(2000).default([]),
+    files_at_cutoff: z.array(z.string().min(1).max(1024)).max(2000).optional(),
+    status: z.string().max(32).optional(),
+    outcome: z.string().max(10_000).optional(),
+    created_at: z.string().datetime({ offset: true }).optional().or(z.string().date().optional()),
+    source: z.string().trim().min(1).max(32).default('manual'),
+    repository_id: z.string().uuid().optional(),
+  })
+  .strict();
+export type TaskInput = z.input<typeof TaskInputSchema>;
+export type ParsedTaskInput = z.output<typeof TaskInputSchema>;
+
+/** `POST /v1/tasks`: one task, or `{ tasks: [...] }` in bulk (normalised to the bulk form). */
+export const CreateTasksRequestSchema = z.preprocess(
+  (v) => (v && typeof v === 'object' && !Array.isArray(v) && !('tasks' in v) ? { tasks: [v] } : v),
+  z.object({ tasks: z.array(TaskInputSchema).min(1).max(5000) }).strict(),
+);
+
+export const TaskSchema = z.object({
+  id: z.string(),
+  external_id: z.string(),
+  source: z.string(),
+  title: z.string(),
+  body: z.string(),
+  files: z.array(z.string()),
+  status: z.string().nullable(),
+  outcome: z.string().nullable(),
+  repository_id: z.string().nullable(),
+  created_at: z.string().nullable(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+export const TaskImportResultSchema = z.object({
+  imported: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int().optional(), id: z.string().optional(), message: z.string() })),
+});
+export type TaskImportResult = z.infer<typeof TaskImportResultSchema>;
+
+export const ListTasksQuerySchema = z
+  .object({
+    query: z.string().trim().max(2000).optional(),
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    source: z.string().max(32).optional(),
+  })
+  .strict();
+
+export const ImportGitRequestSchema = z
+  .object({
+    repository_id: z.string().uuid(),
+    since: z.string().max(64).optional(),
+    until: z.string().max(64).optional(),
+  })
+  .strict();
+
+export const SimilarTaskSchema = TaskSchema.extend({ score: z.number() });
+export type SimilarTask = z.infer<typeof SimilarTaskSchema>;
