@@ -39,7 +39,8 @@ describe('search (real app, SQLite + embedded store)', () => {
   afterAll(() => t.close());
 
   it('an identifier query puts the file defining it first ("where is validate_token")', async () => {
-    const res = await api().post('/v1/search').send({ query: 'where is validate_token' }).expect(200);
+    // Cold start (first embed, first queries): a generous per-source timeout keeps this about ranking, not machine load.
+    const res = await api().post('/v1/search').send({ query: 'where is validate_token', timeout_ms: 15000 }).expect(200);
     expect(res.body.query_class).toBe('specific');
     expect(res.body.results[0]).toMatchObject({ path: 'src/auth/token.py', repo_name: 'shop', kind: 'file' });
     const top = res.body.results[0];
