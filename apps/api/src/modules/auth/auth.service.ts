@@ -77,7 +77,7 @@ export class AuthService {
     const why =
       this.config.auth.mode === 'required'
         ? 'SEXTANT_AUTH=required but no API key exists, so no request could succeed.'
-        : `Refusing to listen on ${this.config.http.host}, a non-loopback address, without API keys: anyone who can reach it would need a key and none exists.`;
+        : `Refusing to listen on ${this.config.http.host} without API keys: that address is reachable from other machines, so every request needs a key, and none exists yet.`;
     throw new DomainError(
       DomainErrorCode.Unauthenticated,
       `${why} First ${CREATE_KEY_HINT} (with the same SEXTANT_DATA_DIR / DATABASE_URL), then start again; or bind to 127.0.0.1 for local use without keys.`,
