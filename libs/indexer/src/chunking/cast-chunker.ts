@@ -74,6 +74,10 @@ export class CastChunker {
     return { drafts: this.drafts, file: this.fileDraft };
   }
 
+  private textOf(node: Node): string {
+    return this.src.text.slice(startOf(node), endOf(node));
+  }
+
   private size(start: number, end: number): number {
     return this.src.size(start, end);
   }
@@ -84,11 +88,11 @@ export class CastChunker {
     let gEnd = -1;
     let gFirst = -1;
     let gSize = 0;
-    if (leadStart !== null && items.length > 0 && leadStart < items[0].startIndex) {
+    if (leadStart !== null && items.length > 0 && leadStart < startOf(items[0])) {
       gStart = leadStart;
-      gEnd = items[0].startIndex;
+      gEnd = startOf(items[0]);
       gFirst = 0;
-      gSize = this.size(leadStart, items[0].startIndex);
+      gSize = this.size(leadStart, startOf(items[0]));
     }
     const flush = (): void => {
       if (gStart >= 0 && gEnd > gStart && !this.joinPunctuation(gStart, gEnd)) scope.sink(gStart, gEnd);
@@ -101,25 +105,25 @@ export class CastChunker {
       const node = items[i];
       const def = scope.inFunction ? null : this.classify(node);
       if (def) {
-        let defStart = node.startIndex;
+        let defStart = startOf(node);
         if (gStart >= 0) {
           // Comments, decorators and attributes right above a definition belong to it.
           let j = i - 1;
-          let cursor = node.startIndex;
-          while (j >= gFirst && this.spec.leading.has(items[j].type) && this.adjacent(items[j].endIndex, cursor)) {
-            cursor = items[j].startIndex;
+          let cursor = startOf(node);
+          while (j >= gFirst && this.spec.leading.has(typeOf(items[j])) && this.adjacent(endOf(items[j]), cursor)) {
+            cursor = startOf(items[j]);
             j--;
           }
-          if (cursor < node.startIndex && this.size(cursor, node.startIndex) <= this.budget / 2) {
+          if (cursor < startOf(node) && this.size(cursor, startOf(node)) <= this.budget / 2) {
             defStart = cursor;
-            gEnd = j >= gFirst ? items[j].endIndex : cursor;
+            gEnd = j >= gFirst ? endOf(items[j]) : cursor;
           }
         }
         flush();
         this.emitDefinition(def, defStart, scope);
         continue;
       }
-      const s = this.size(node.startIndex, node.endIndex);
+      const s = this.size(startOf(node), endOf(node));
       if (s > this.budget) {
         flush();
         this.splitLarge(node, scope);
@@ -127,10 +131,10 @@ export class CastChunker {
       }
       if (gStart >= 0 && gSize + s > this.budget) flush();
       if (gStart < 0) {
-        gStart = node.startIndex;
+        gStart = startOf(node);
         gFirst = i;
       }
-      gEnd = node.endIndex;
+      gEnd = endOf(node);
       gSize += s;
     }
     flush();
@@ -164,14 +168,14 @@ export class CastChunker {
   private splitLarge(node: Node, scope: Scope): void {
     const children = this.flatten(node, null);
     if (children.length <= 1) {
-      if (children.length === 1 && (children[0].startIndex !== node.startIndex || children[0].endIndex !== node.endIndex)) {
+      if (children.length === 1 && (startOf(children[0]) !== startOf(node) || endOf(children[0]) !== endOf(node))) {
         this.splitLarge(children[0], scope);
         return;
       }
-      this.splitLines(node.startIndex, node.endIndex, scope.sink);
+      this.splitLines(startOf(node), endOf(node), scope.sink);
       return;
     }
-    const first = children[0].startIndex > node.startIndex ? node.startIndex : null;
+    const first = startOf(children[0]) > startOf(node) ? startOf(node) : null;
     this.emitSequence(children, scope, first);
   }
 
@@ -203,7 +207,7 @@ export class CastChunker {
     const expand = (n: Node): void => {
       for (const child of n.children) {
         const onPathToInner = inner !== null && contains(child, inner) && child.childCount > 0;
-        if (onPathToInner || this.spec.bodies.has(child.type)) expand(child);
+        if (onPathToInner || this.spec.bodies.has(typeOf(child))) expand(child);
         else out.push(child);
       }
     };
@@ -214,7 +218,7 @@ export class CastChunker {
   private classify(node: Node): Definition | null {
     const spec = this.spec;
     let inner = node;
-    const wrapperFields = spec.wrappers[node.type];
+    const wrapperFields = spec.wrappers[typeOf(node)];
     if (wrapperFields) {
       let found: Node | null = null;
       for (const field of wrapperFields) {
@@ -223,51 +227,52 @@ export class CastChunker {
       }
       if (!found) return null;
       inner = found;
-      if (spec.wrappers[inner.type]) {
+      if (spec.wrappers[typeOf(inner)]) {
         const nested = this.classify(inner);
         return nested ? { ...nested, outer: node } : null;
       }
     }
-    if (spec.variableDeclarations.includes(inner.type)) return this.classifyVariable(node, inner);
-    const kind = spec.definitions[inner.type];
+    if (spec.variableDeclarations.includes(typeOf(inner))) return this.classifyVariable(node, inner);
+    const kind = spec.definitions[typeOf(inner)];
     if (!kind) return null;
     const name = this.definitionName(inner, kind);
     if (!name && inner === node) return null;
     let finalKind = kind;
-    if (inner.type === 'type_declaration') {
-      const typeNode = inner.namedChildren.find((c) => c.type === 'type_spec')?.childForFieldName('type');
+    if (typeOf(inner) === 'type_declaration') {
+      const typeNode = inner.namedChildren.find((c) => typeOf(c) === 'type_spec')?.childForFieldName('type');
       finalKind = typeNode?.type === 'struct_type' ? 'struct' : typeNode?.type === 'interface_type' ? 'interface' : 'type';
     }
     return { outer: node, inner, kind: finalKind, name: name ?? 'default', body: this.bodyOf(inner) };
   }
 
   private classifyVariable(outer: Node, declaration: Node): Definition | null {
-    const declarators = declaration.namedChildren.filter((c) => c.type === 'variable_declarator');
+    const declarators = declaration.namedChildren.filter((c) => typeOf(c) === 'variable_declarator');
     if (declarators.length !== 1) return null;
     const value = declarators[0].childForFieldName('value');
-    if (!value || !this.spec.functionValues.includes(value.type)) return null;
+    if (!value || !this.spec.functionValues.includes(typeOf(value))) return null;
     const nameNode = declarators[0].childForFieldName('name');
-    if (!nameNode || nameNode.type !== 'identifier') return null;
-    return { outer, inner: declaration, kind: 'function', name: nameNode.text, body: value.childForFieldName('body') };
+    if (!nameNode || typeOf(nameNode) !== 'identifier') return null;
+    return { outer, inner: declaration, kind: 'function', name: this.textOf(nameNode), body: value.childForFieldName('body') };
   }
 
   private definitionName(inner: Node, kind: SymbolKind): string | null {
-    if (inner.type === 'impl_item') {
+    if (typeOf(inner) === 'impl_item') {
       const type = inner.childForFieldName('type');
-      return type ? type.text.replace(/<.*$/s, '') : null;
+      return type ? this.textOf(type).replace(/<.*$/s, '') : null;
     }
-    if (inner.type === 'type_declaration') {
-      const spec = inner.namedChildren.find((c) => c.type === 'type_spec' || c.type === 'type_alias');
-      return spec?.childForFieldName('name')?.text ?? null;
+    if (typeOf(inner) === 'type_declaration') {
+      const spec = inner.namedChildren.find((c) => typeOf(c) === 'type_spec' || typeOf(c) === 'type_alias');
+      const name = spec?.childForFieldName('name');
+      return name ? this.textOf(name) : null;
     }
     const name = inner.childForFieldName('name');
-    if (name) return name.text;
+    if (name) return this.textOf(name);
     return kind === 'function' || kind === 'class' ? null : null;
   }
 
   private bodyOf(inner: Node): Node | null {
-    if (inner.type === 'type_declaration') {
-      const typeNode = inner.namedChildren.find((c) => c.type === 'type_spec')?.childForFieldName('type');
+    if (typeOf(inner) === 'type_declaration') {
+      const typeNode = inner.namedChildren.find((c) => typeOf(c) === 'type_spec')?.childForFieldName('type');
       return typeNode ?? null;
     }
     return inner.childForFieldName('body');
@@ -276,7 +281,7 @@ export class CastChunker {
   private receiverType(inner: Node): string | null {
     const receiver = inner.childForFieldName('receiver');
     if (!receiver) return null;
-    const match = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)\s*$/.exec(receiver.text);
+    const match = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)\s*$/.exec(this.textOf(receiver));
     return match ? match[1] : null;
   }
 
@@ -286,12 +291,12 @@ export class CastChunker {
     let qualifier = [...scope.qualifier, def.name];
     if (!container) {
       if (scope.inClass) kind = 'method';
-      const receiver = def.inner.type === 'method_declaration' && !scope.inClass ? this.receiverType(def.inner) : null;
+      const receiver = typeOf(def.inner) === 'method_declaration' && !scope.inClass ? this.receiverType(def.inner) : null;
       if (receiver) qualifier = [...scope.qualifier, receiver, def.name];
-      else if (kind === 'method' && !scope.inClass) kind = def.inner.type === 'method_definition' ? 'function' : kind;
+      else if (kind === 'method' && !scope.inClass) kind = typeOf(def.inner) === 'method_definition' ? 'function' : kind;
     }
     const qualifiedName = qualifier.join('.');
-    const end = def.outer.endIndex;
+    const end = endOf(def.outer);
     const draft = newDraft({
       chunkType: container ? 'class' : kind === 'method' ? 'method' : 'function',
       name: def.name,
@@ -304,7 +309,7 @@ export class CastChunker {
     });
     this.drafts.push(draft);
     this.preludeOpen = false;
-    this.recordDefinition(def.name, qualifiedName, kind, scope.parentSymbol, def.outer.startIndex, end);
+    this.recordDefinition(def.name, qualifiedName, kind, scope.parentSymbol, startOf(def.outer), end);
 
     const childScopeBase = { qualifier, parentSymbol: qualifiedName };
     if (this.size(defStart, end) <= this.budget) {
@@ -325,7 +330,7 @@ export class CastChunker {
         this.place(part, start, stop);
       }
     };
-    const lead = items.length > 0 && defStart < items[0].startIndex ? defStart : null;
+    const lead = items.length > 0 && defStart < startOf(items[0]) ? defStart : null;
     this.emitSequence(items, { ...childScopeBase, parent: draft, inClass: container, inFunction: !container, sink }, lead);
   }
 
@@ -335,7 +340,7 @@ export class CastChunker {
     const expand = (n: Node): void => {
       for (const child of n.children) {
         const onPathToBody = contains(child, body) && child.childCount > 0;
-        if (onPathToBody || (this.spec.bodies.has(child.type) && contains(body, child))) expand(child);
+        if (onPathToBody || (this.spec.bodies.has(typeOf(child)) && contains(body, child))) expand(child);
         else out.push(child);
       }
     };
@@ -351,7 +356,7 @@ export class CastChunker {
       const container = isContainerKind(def.kind);
       const kind: SymbolKind = container ? def.kind : 'method';
       const q = [...qualifier, def.name];
-      this.recordDefinition(def.name, q.join('.'), kind, parentSymbol, def.outer.startIndex, def.outer.endIndex);
+      this.recordDefinition(def.name, q.join('.'), kind, parentSymbol, startOf(def.outer), endOf(def.outer));
       if (container && def.body) this.collectNestedDefinitions(def.body, q, q.join('.'));
     }
   }
@@ -371,9 +376,9 @@ export class CastChunker {
   }
 
   private signature(def: Definition): string | null {
-    const start = def.inner.startIndex;
-    let end = def.body ? def.body.startIndex : def.inner.endIndex;
-    if (def.body && def.inner.type === 'type_declaration') end = def.body.startIndex;
+    const start = startOf(def.inner);
+    let end = def.body ? startOf(def.body) : endOf(def.inner);
+    if (def.body && typeOf(def.inner) === 'type_declaration') end = startOf(def.body);
     let raw = this.src.text.slice(start, end);
     if (!def.body) raw = raw.split('\n')[0];
     let sig = raw.replace(/\s+/g, ' ').trim();
@@ -387,25 +392,48 @@ export class CastChunker {
     if (this.isPython) {
       const first = def.body?.namedChildren[0];
       const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
-      if (str && str.type === 'string') return cleanPythonString(str.text);
+      if (str && typeOf(str) === 'string') return cleanPythonString(this.textOf(str));
       return null;
     }
-    if (defStart >= def.outer.startIndex) {
+    if (defStart >= startOf(def.outer)) {
       // Comments may also sit inside the wrapper (decorators before a class).
       return null;
     }
-    const raw = this.src.text.slice(defStart, def.outer.startIndex);
+    const raw = this.src.text.slice(defStart, startOf(def.outer));
     const doc = cleanComment(raw);
     return doc || null;
   }
 }
 
+// node-tree-sitter answers every property with a native call (~1-2 µs); the chunker asks the same
+// node for its type and range several times, so they are memoised on the node object.
+interface Memo {
+  __type?: string;
+  __start?: number;
+  __end?: number;
+}
+
+function typeOf(node: Node): string {
+  const memo = node as Node & Memo;
+  return (memo.__type ??= node.type);
+}
+
+function startOf(node: Node): number {
+  const memo = node as Node & Memo;
+  return (memo.__start ??= node.startIndex);
+}
+
+function endOf(node: Node): number {
+  const memo = node as Node & Memo;
+  return (memo.__end ??= node.endIndex);
+}
+
 function sameNode(a: Node, b: Node): boolean {
-  return a.startIndex === b.startIndex && a.endIndex === b.endIndex && a.type === b.type;
+  return startOf(a) === startOf(b) && endOf(a) === endOf(b) && typeOf(a) === typeOf(b);
 }
 
 function contains(outer: Node, inner: Node): boolean {
-  return outer.startIndex <= inner.startIndex && outer.endIndex >= inner.endIndex;
+  return startOf(outer) <= startOf(inner) && endOf(outer) >= endOf(inner);
 }
 
 export function cleanComment(raw: string): string {

@@ -34,7 +34,17 @@ export function newDraft(fields: Partial<ChunkDraft> & Pick<ChunkDraft, 'chunkTy
   };
 }
 
-const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+const IDENTIFIER_CHAR = /[\w$]/;
+
+/** Whole-word occurrence test, cheaper than tokenizing every chunk. */
+function usesName(content: string, name: string): boolean {
+  for (let at = content.indexOf(name); at !== -1; at = content.indexOf(name, at + 1)) {
+    const before = at > 0 ? content[at - 1] : ' ';
+    const after = at + name.length < content.length ? content[at + name.length] : ' ';
+    if (!IDENTIFIER_CHAR.test(before) && !IDENTIFIER_CHAR.test(after)) return true;
+  }
+  return false;
+}
 
 /**
  * Turns drafts (created parents-first) into final chunks: content slices,
@@ -65,7 +75,7 @@ export function assembleChunks(
     if (k === 0 || text.charCodeAt(k - 1) === 10) start = k;
     const end = draft.end;
     const content = text.slice(start, end);
-    if (content.trim() === '' && draft.chunkType !== 'file') continue;
+    if (draft.chunkType !== 'file' && src.size(start, end) === 0) continue;
 
     const contentHash = sha256Hex(content);
     const symbol = draft.qualifiedName ? `${input.path}:${draft.qualifiedName}` : input.path;
@@ -79,8 +89,7 @@ export function assembleChunks(
     if (draft.chunkType === 'file') usedImports = allSources;
     else if (importNames.length === 0) usedImports = [];
     else {
-      const identifiers = new Set(content.match(IDENTIFIER) ?? []);
-      usedImports = [...new Set(importNames.filter(([name]) => identifiers.has(name)).map(([, source]) => source))];
+      usedImports = [...new Set(importNames.filter(([name]) => usesName(content, name)).map(([, source]) => source))];
     }
 
     const startLine = src.lineOf(start);
