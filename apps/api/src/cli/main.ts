@@ -4,8 +4,10 @@ import { registerDb } from './commands/db.command';
 import { registerEval } from './commands/eval.command';
 import { registerIndex } from './commands/index.command';
 import { registerKeys } from './commands/keys.command';
+import { registerSearch } from './commands/search.command';
 import { registerServe } from './commands/serve.command';
 import { registerStatus } from './commands/status.command';
+import { registerTasks } from './commands/tasks.command';
 import { registerWorkspaces } from './commands/workspaces.command';
 
 /** `sextant` — every command has --help. Commands share the app's services through Nest. */
@@ -19,6 +21,8 @@ export function buildProgram(): Command {
   registerDb(program);
   registerIndex(program);
   registerStatus(program);
+  registerSearch(program);
+  registerTasks(program);
   registerEval(program);
   registerKeys(program);
   registerWorkspaces(program);

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { SearchRequestSchema, type SearchResponse } from '@sextant/contracts';
+import { DomainError } from '../../common/domain-error';
+import { SearchService } from '../../modules/fusion/search.service';
+import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
+import { createCliContext } from '../cli-app';
+import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
+
+const SOURCE_ABBREV: Record<string, string> = { 'file.dense': 'dense', 'file.keyword': 'kw', 'file.symbol': 'sym', 'task.dense': 'task~', 'task.keyword': 'task#' };
+
+/** A readable table: rank, score, location, which sources found it (and at which rank), why. */
+export function formatSearchTable(res: SearchResponse): string {
+  const lines = [`${res.results.length} result(s) for "${res.query}" (${res.query_class}, ${res.strategy}, weights v${res.weights_version}) in ${res.timings_ms.total} ms${res.cached ? ' [cached]' : ''}`];
+  for (const r of res.results) {
+    const where = r.chunk ? `${r.path}:${r.chunk.start_line + 1}-${r.chunk.end_line + 1}` : r.path;
+    const sources = r.explain.sources.map((s) => `${SOURCE_ABBREV[s.source] ?? s.source}#${s.rank}`).join(' ');
+    lines.push(`${String(r.rank).padStart(3)}. ${r.score.toFixed(4)}  ${r.repo_name ? `${r.repo_name}/` : ''}${where}`);
+    lines.push(`      sources: ${sources}${r.chunk?.symbol ? `   symbol: ${r.chunk.symbol}` : ''}`);
+    if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
+  }
+  if (res.limits.length) lines.push(`limits: ${res.limits.join('; ')}`);
+  const timings = Object.entries(res.timings_ms).map(([k, v]) => `${k} ${v}`).join(', ');
+  lines.push(`timings (ms): ${timings}`, `search id: ${res.search_id}`);
+  return lines.join('\n');
+}
+
+export function registerSearch(program: Command): void {
+  program
+    .command('search <query>')
+    .description('Search code and task history; prints a table of fused results with their sources and scores')
+    .option('-k, --top-k <n>', 'number of results (1-50)', '10')
+    .option('-s, --strategy <name>', 'fusion strategy: rrf | weighted | cascade | vote | concat', 'rrf')
+    .option('--sources <list>', 'comma-separated sources (file.dense,file.keyword,file.symbol,task.dense,task.keyword)')
+    .option('--chunks', 'return chunks instead of files')
+    .option('--lang <list>', 'comma-separated languages')
+    .option('--include <glob...>', 'only paths matching these globs')
+    .option('--exclude <glob...>', 'skip paths matching these globs')
+    .option('--workspace <slug>', 'workspace', 'default')
+    .option('--json', 'print the full response as JSON')
+    .action(async (query: string, opts: { topK: string; strategy: string; sources?: string; chunks?: boolean; lang?: string; include?: string[]; exclude?: string[]; workspace: string; json?: boolean }) => {
+      const parsed = SearchRequestSchema.safeParse({
+        query,
+        top_k: Number(opts.topK),
+        strategy: opts.strategy,
+        ...(opts.sources ? { sources: opts.sources.split(',').map((s) => s.trim()) } : {}),
+        granularity: opts.chunks ? 'chunk' : 'file',
+        ...(opts.lang || opts.include || opts.exclude ? { filters: { ...(opts.lang ? { langs: opts.lang.split(',') } : {}), ...(opts.include ? { include: opts.include } : {}), ...(opts.exclude ? { exclude: opts.exclude } : {}) } } : {}),
+      });
+      if (!parsed.success) fail(parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; '), ExitCode.BadInput);
+      const config = loadConfigOrExit();
+      const ctx = await createCliContext(config);
+      try {
+        const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
+        const res = await ctx.get(SearchService).search(ws.id, parsed.data, { principal: 'cli' });
+        process.stdout.write(`${opts.json ? JSON.stringify(res) : formatSearchTable(res)}\n`);
+      } catch (err) {
+        if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
+        throw err;
+      } finally {
+        await ctx.close();
+      }
+    });
+}
