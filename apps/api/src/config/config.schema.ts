@@ -46,6 +46,14 @@ export const envSchema = z.object({
   SEXTANT_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(10000),
   SEXTANT_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   SEXTANT_WATCH: boolish,
+  /** MCP endpoint: Host names (any port) or host:port accepted; `*` accepts any. Default: loopback names and HOST. */
+  SEXTANT_MCP_ALLOWED_HOSTS: z.string().optional(),
+  /** MCP endpoint: browser origins accepted besides loopback ones and SEXTANT_CORS_ORIGINS; `*` accepts any. */
+  SEXTANT_MCP_ALLOWED_ORIGINS: z.string().optional(),
+  SEXTANT_MCP_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must look like 256kb or 1mb')
+    .default('256kb'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -60,6 +68,8 @@ export interface AppConfig {
     | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string };
   indexing: { allowedRoots: string[]; defaultRepo?: string; maxFileBytes: number; watchDefault: boolean };
   auth: { mode: 'auto' | 'required' };
+  /** `POST /mcp`: DNS-rebinding protection (Host/Origin allow-lists) and the request body limit. */
+  mcp: { allowedHosts: string[]; allowedOrigins: string[]; bodyLimitBytes: number };
   /** Requests per window per API key (per client IP when unauthenticated); `limit` 0 disables. */
   rateLimit: { limit: number; windowS: number };
   log: { level: string; toStderr: boolean };
@@ -133,7 +143,18 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       watchDefault: e.SEXTANT_WATCH ?? false,
     },
     auth: { mode: e.SEXTANT_AUTH },
+    mcp: {
+      allowedHosts: splitList(e.SEXTANT_MCP_ALLOWED_HOSTS),
+      allowedOrigins: [...splitList(e.SEXTANT_CORS_ORIGINS), ...splitList(e.SEXTANT_MCP_ALLOWED_ORIGINS)],
+      bodyLimitBytes: byteSize(e.SEXTANT_MCP_BODY_LIMIT),
+    },
     rateLimit: { limit: e.SEXTANT_RATE_LIMIT, windowS: e.SEXTANT_RATE_WINDOW_S },
     log: { level: e.LOG_LEVEL, toStderr: false },
   };
+}
+
+/** `512kb` -> 524288. */
+function byteSize(v: string): number {
+  const m = /^(\d+)(b|kb|mb)$/i.exec(v)!;
+  return Number(m[1]) * { b: 1, kb: 1024, mb: 1024 * 1024 }[m[2].toLowerCase() as 'b' | 'kb' | 'mb'];
 }
