@@ -179,6 +179,28 @@ async function main() {
   log('keyword', keyword);
   const rss = process.memoryUsage().rss;
 
+  // Phase 2b: the indexing pipeline's re-index step: delete one batch's old chunks by
+  // { repo, 64 paths }, then upsert their replacements (same ids, so the store stays the same).
+  const DELETE_ROUNDS = Math.min(40, Math.floor(N / 640));
+  const deleteTimes: number[] = [];
+  const reupsertTimes: number[] = [];
+  let deletedTotal = 0;
+  for (let round = 0; round < DELETE_ROUNDS; round++) {
+    const repo = round % REPOS;
+    const members = Array.from({ length: 64 }, (_, j) => repo + REPOS * (round * 64 + j)).filter((i) => i < N);
+    const batch = members.map(pointOf);
+    const filter: IndexFilter = { ...ws, repoIds: [`repo-${repo}`], paths: [...new Set(batch.map((p) => p.payload.path))] };
+    let t = process.hrtime.bigint();
+    deletedTotal += (await chunks.delete(filter)) ?? 0;
+    deleteTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    await chunks.upsert(batch);
+    reupsertTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  const deleteByPaths = { p50: pct(deleteTimes, 0.5), p95: pct(deleteTimes, 0.95), rounds: DELETE_ROUNDS, avgDeleted: +(deletedTotal / Math.max(1, DELETE_ROUNDS)).toFixed(1) };
+  const reupsert64 = { p50: pct(reupsertTimes, 0.5), p95: pct(reupsertTimes, 0.95) };
+  log('delete by 64 paths', deleteByPaths, 're-upsert 64', reupsert64);
+
   // Phase 3: recall of int8 against exact float, and the raw kernel on the same matrix.
   const m = chunks.int8Matrix();
   const rawExact = await timeIt(QUERIES, (i) => {
@@ -221,11 +243,13 @@ async function main() {
     denseMs: { rescore: dense, noRescore: denseNoRescore },
     denseFilteredMs: { repoAndLang_2pct: filtRepoLang, repo_10pct: filtRepo, threeLangs_60pct: filtLangs },
     keywordMs: keyword,
+    deleteByPathsMs: deleteByPaths,
+    reupsert64Ms: reupsert64,
     rawExactSearchInt8Ms: rawExact,
     overheadRatio: { dense: +(dense.p50 / rawExact.p50).toFixed(2), denseNoRescore: +(denseNoRescore.p50 / rawExact.p50).toFixed(2) },
     recallAt10: { int8: +(recallInt8 / RECALL_Q).toFixed(4), int8Rescored: +(recallRescored / RECALL_Q).toFixed(4) },
     rssMb: { afterSearches: mb(rss), atStart: mb(rssStart) },
-    targets: { denseP50: 8, filteredP50: 12, keywordP95: 25, recall: 0.97, rssMb: 600 },
+    targets: { denseP50: 8, filteredP50: 12, keywordP95: 25, recall: 0.97, rssMb: 600, upsertPointsPerSec: 20000, deleteByPathsP50: 5 },
   };
   if (!JSON_OUT) log(JSON.stringify(result, null, 2));
   console.log(JSON.stringify(result)); // eslint-disable-line no-console

@@ -9,8 +9,8 @@ import {
   type ScoredPoint,
   type StoredPoint,
 } from '@sextant/retrieval';
-import { buildFtsQuery } from './fts-query';
-import { absQuantile, normalize, quantizeInto } from './int8-quantizer';
+import { absQuantile, INT8_QUANTILE, normalize, quantizeInto } from './int8-quantizer';
+import { KeywordIndex, keywordQueryTerms } from './keyword-index';
 
 /** The filterable facts of one point, extracted by the typed index (chunk or task). */
 export interface RowFacts {
@@ -31,7 +31,7 @@ export interface CollectionQuery {
 }
 
 export interface EmbeddedCollectionOptions<P> {
-  /** Table prefix: `<name>_points`, `<name>_fts`. */
+  /** Table prefix: `<name>_points` (and `<name>_fts` in files written before the in-memory keyword index). */
   name: string;
   keyCount: number;
   facts: (payload: P) => RowFacts;
@@ -51,10 +51,11 @@ const SUBSET_FRACTION = 1 / 8;
 const MAX_SEARCH_K = 1000;
 
 /**
- * One embedded collection: SQLite rows (payload, float32 + int8 vectors, filter facts), an FTS5
- * table over tokenizer output, and an in-memory mirror for search: one contiguous Int8Array of
- * vectors indexed by slot (= SQLite rowid = FTS rowid) plus dictionary-coded filter columns.
- * Deleted slots go to a free list and are reused, so slots are stable across restarts.
+ * One embedded collection: SQLite rows (payload, float32 + int8 vectors, filter facts, tokenizer
+ * output) and an in-memory mirror for search: one contiguous Int8Array of vectors indexed by slot
+ * (= SQLite rowid), dictionary-coded filter columns, and an inverted index (`KeywordIndex`) for
+ * BM25, rebuilt from the stored tokens at open. Deleted slots go to a free list and are reused,
+ * so slots are stable across restarts.
  *
  * All methods are synchronous (better-sqlite3); the typed indexes wrap them in promises.
  * Only one process may write a given file (the in-memory mirror is not shared).
@@ -82,6 +83,9 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private freeSlots: number[] = [];
   private liveCount = 0;
   private scratch = new Int8Array(0);
+  private keyword = new KeywordIndex();
+  /** Slots per path code, so deletes and counts by exact path skip the full scan. */
+  private pathSlots: (Set<number> | undefined)[] = [];
 
   private readonly stmt: Record<string, Database.Statement>;
 
@@ -101,29 +105,24 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         tags TEXT NOT NULL,
         payload TEXT NOT NULL,
         vec_i8 BLOB NOT NULL,
-        vec_f32 BLOB NOT NULL
-      );
-      CREATE VIRTUAL TABLE IF NOT EXISTS ${t}_fts USING fts5(
-        tokens, content='', contentless_delete=1,
-        tokenize="unicode61 remove_diacritics 0 tokenchars '_$.'"
+        vec_f32 BLOB NOT NULL,
+        tokens TEXT
       );
     `);
+    upgradeFromFts5(db, t);
     this.stmt = {
       meta: db.prepare(`SELECT dims, scale FROM sextant_vector_meta WHERE collection = ?`),
       setMeta: db.prepare(`INSERT INTO sextant_vector_meta (collection, dims, scale) VALUES (?, ?, ?)
         ON CONFLICT(collection) DO UPDATE SET dims = excluded.dims, scale = excluded.scale`),
-      upsert: db.prepare(`INSERT INTO ${t}_points (slot, id, keys, path, tags, payload, vec_i8, vec_f32) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+      upsert: db.prepare(`INSERT INTO ${t}_points (slot, id, keys, path, tags, payload, vec_i8, vec_f32, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT(slot) DO UPDATE SET id = excluded.id, keys = excluded.keys, path = excluded.path, tags = excluded.tags,
-        payload = excluded.payload, vec_i8 = excluded.vec_i8, vec_f32 = excluded.vec_f32`),
-      ftsInsert: db.prepare(`INSERT INTO ${t}_fts (rowid, tokens) VALUES (?, ?)`),
-      ftsDelete: db.prepare(`DELETE FROM ${t}_fts WHERE rowid = ?`),
+        payload = excluded.payload, vec_i8 = excluded.vec_i8, vec_f32 = excluded.vec_f32, tokens = excluded.tokens`),
       delete: db.prepare(`DELETE FROM ${t}_points WHERE slot = ?`),
       payload: db.prepare(`SELECT id, payload FROM ${t}_points WHERE slot = ?`),
       f32: db.prepare(`SELECT vec_f32 FROM ${t}_points WHERE slot = ?`),
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
       setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
-      load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8 FROM ${t}_points ORDER BY slot`),
-      fts: db.prepare(`SELECT rowid AS slot, rank FROM ${t}_fts WHERE ${t}_fts MATCH ? ORDER BY rank LIMIT ?`),
+      load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8, tokens FROM ${t}_points ORDER BY slot`),
     };
     const meta = this.stmt.meta.get(t) as { dims: number | null; scale: number | null } | undefined;
     this.dims = meta?.dims ?? options.dims;
@@ -165,10 +164,14 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.slotById.clear();
     this.freeSlots = [];
     this.liveCount = 0;
-    for (const row of this.stmt.load.iterate() as Iterable<{ slot: number; id: string; keys: string; path: string | null; tags: string; vec_i8: Buffer }>) {
+    this.keyword = new KeywordIndex();
+    this.pathSlots = [];
+    type Row = { slot: number; id: string; keys: string; path: string | null; tags: string; vec_i8: Buffer; tokens: string | null };
+    for (const row of this.stmt.load.iterate() as Iterable<Row>) {
       this.ensureCapacity(row.slot + 1);
       this.setFacts(row.slot, row.id, { keys: JSON.parse(row.keys), path: row.path, tags: JSON.parse(row.tags) });
       this.vectors.set(new Int8Array(row.vec_i8.buffer, row.vec_i8.byteOffset, row.vec_i8.byteLength), row.slot * this.dims!);
+      this.keyword.add(row.slot, row.tokens ? row.tokens.split(' ') : []);
     }
     for (let s = this.high - 1; s >= 0; s--) if (!this.live[s]) this.freeSlots.push(s);
   }
@@ -202,16 +205,19 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
 
   private setFacts(slot: number, id: string, facts: RowFacts): void {
     for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = this.code(this.keyDicts[i], facts.keys[i] ?? null);
-    if (facts.path === null) this.pathCol[slot] = 0;
-    else {
+    let pc = 0;
+    if (facts.path !== null) {
       let c = this.pathDict.get(facts.path);
       if (c === undefined) {
         c = this.pathList.length;
         this.pathList.push(facts.path);
         this.pathDict.set(facts.path, c);
       }
-      this.pathCol[slot] = c;
+      pc = c;
     }
+    if (this.live[slot] && this.pathCol[slot] !== pc) this.pathSlots[this.pathCol[slot]]?.delete(slot);
+    this.pathCol[slot] = pc;
+    if (pc !== 0) (this.pathSlots[pc] ??= new Set()).add(slot);
     this.tagsBySlot[slot] = facts.tags.length ? facts.tags : undefined;
     if (!this.live[slot]) this.liveCount++;
     this.live[slot] = 1;
@@ -222,8 +228,13 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private clearSlot(slot: number): void {
     const id = this.idBySlot[slot];
     if (id !== undefined) this.slotById.delete(id);
-    if (this.live[slot]) this.liveCount--;
+    if (this.live[slot]) {
+      this.liveCount--;
+      this.pathSlots[this.pathCol[slot]]?.delete(slot);
+    }
     this.live[slot] = 0;
+    this.pathCol[slot] = 0;
+    this.keyword.remove(slot);
     this.idBySlot[slot] = undefined;
     this.tagsBySlot[slot] = undefined;
     for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = 0;
@@ -241,43 +252,56 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   upsert(points: ReadonlyArray<IndexedPoint<P>>): void {
     if (!points.length) return;
     const dims = this.dims ?? points[0].vector.length;
-    const normalized: Float32Array[] = [];
-    for (const p of points) {
+    const n = points.length;
+    // Validate and normalise into one contiguous batch before touching anything.
+    const batch = new Float32Array(n * dims);
+    const tokens: string[][] = new Array(n);
+    for (let idx = 0; idx < n; idx++) {
+      const p = points[idx];
       if (typeof p.id !== 'string' || !p.id) throw new InvalidFilterError(`${this.name}.upsert: every point needs a string id`);
       if (!p.payload || typeof p.payload.workspaceId !== 'string' || !p.payload.workspaceId) {
         throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has no payload.workspaceId`);
       }
-      if (p.vector.length !== dims) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a ${p.vector.length}-dim vector, collection uses ${dims}`);
-      const v = normalize(p.vector);
-      for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a non-finite vector value`);
-      normalized.push(v);
+      const v = p.vector;
+      if (v.length !== dims) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a ${v.length}-dim vector, collection uses ${dims}`);
+      const off = idx * dims;
+      let norm = 0;
+      for (let i = 0; i < dims; i++) {
+        const x = v[i];
+        if (!Number.isFinite(x)) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a non-finite vector value`);
+        batch[off + i] = x;
+        norm += x * x;
+      }
+      norm = Math.sqrt(norm);
+      if (!Number.isFinite(norm)) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a non-finite vector value`);
+      if (norm > 0) for (let i = 0; i < dims; i++) batch[off + i] /= norm;
+      tokens[idx] = tokenize(p.text ?? '');
     }
-    const batch = new Float32Array(normalized.length * dims);
-    normalized.forEach((v, i) => batch.set(v, i * dims));
-    const batchScale = absQuantile(batch);
 
     const write = this.db.transaction(() => {
       if (this.dims === undefined) {
         this.dims = dims;
         this.vectors = new Int8Array(this.capacity * dims);
       }
-      if (this.scale === undefined) this.scale = batchScale;
-      else if (batchScale > this.scale * REQUANTIZE_FACTOR) this.requantize(batchScale);
+      if (this.scale === undefined) this.scale = absQuantile(batch);
+      else if (exceedsScale(batch, this.scale * REQUANTIZE_FACTOR)) this.requantize(absQuantile(batch));
       this.stmt.setMeta.run(this.name, this.dims, this.scale);
       const i8 = new Int8Array(dims);
-      points.forEach((p, idx) => {
+      const i8buf = Buffer.from(i8.buffer, i8.byteOffset, i8.byteLength);
+      const f32buf = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
+      for (let idx = 0; idx < n; idx++) {
+        const p = points[idx];
         const existing = this.slotById.get(p.id);
         const slot = existing ?? this.allocate();
         const facts = this.facts(p.payload);
-        quantizeInto(normalized[idx], this.scale!, i8);
-        const f32 = normalized[idx];
+        const f32 = batch.subarray(idx * dims, (idx + 1) * dims);
+        quantizeInto(f32, this.scale!, i8);
         this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
-          Buffer.from(i8.buffer, i8.byteOffset, i8.byteLength), Buffer.from(f32.buffer, f32.byteOffset, f32.byteLength));
-        if (existing !== undefined) this.stmt.ftsDelete.run(slot);
-        this.stmt.ftsInsert.run(slot, tokenize(p.text ?? '').join(' '));
+          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), tokens[idx].join(' '));
         this.setFacts(slot, p.id, facts);
         this.vectors.set(i8, slot * dims);
-      });
+        this.keyword.add(slot, tokens[idx]);
+      }
     });
     try {
       write();
@@ -370,7 +394,20 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       }
       return { mask, count };
     }
-    if (q.ids && q.ids.length) {
+    if (exactPaths && !(q.ids && q.ids.length)) {
+      // Exact paths (the indexer's "delete this batch's old chunks"): visit only their slots.
+      for (const path of exactPaths) {
+        const pc = this.pathDict.get(path);
+        const slots = pc === undefined ? undefined : this.pathSlots[pc];
+        if (!slots) continue;
+        for (const s of slots) {
+          if (checkSlot(s)) {
+            mask[s] = 1;
+            count++;
+          }
+        }
+      }
+    } else if (q.ids && q.ids.length) {
       for (const id of q.ids) {
         const s = this.slotById.get(id);
         if (s !== undefined && !mask[s] && checkSlot(s)) {
@@ -399,10 +436,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     const slots: number[] = [];
     for (let s = 0; s < mask.length; s++) if (mask[s]) slots.push(s);
     this.db.transaction(() => {
-      for (const s of slots) {
-        this.stmt.delete.run(s);
-        this.stmt.ftsDelete.run(s);
-      }
+      for (const s of slots) this.stmt.delete.run(s);
     })();
     for (const s of slots) this.clearSlot(s);
     return slots.length;
@@ -503,26 +537,62 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return out.sort((a, b) => b.score - a.score);
   }
 
-  /** FTS5 BM25 over tokenizer output; filtered with the same in-memory mask as dense search. */
+  /**
+   * BM25 over tokenizer output from the in-memory inverted index, filtered during scoring with the
+   * same mask as dense search (so a narrow filter never needs a wider top-k).
+   */
   searchKeyword(query: string, q: CollectionQuery, k: number, mode: KeywordMode): ScoredPoint<P>[] {
-    const expr = buildFtsQuery(query, mode);
-    if (!expr || this.liveCount === 0) return [];
+    const terms = keywordQueryTerms(query, mode);
+    if (!terms.length || this.liveCount === 0) return [];
     const { mask, count } = this.candidates(q);
     if (!count) return [];
-    // FTS5 computes BM25 for every match, but ORDER BY rank LIMIT lets it keep only the top rows;
-    // oversample by the filter's selectivity and widen until k survive or the matches run out.
-    let limit = Math.ceil((k * this.liveCount) / count) * 2 + 10;
-    for (;;) {
-      const rows = this.stmt.fts.all(expr, limit) as { slot: number; rank: number }[];
-      const hits: { slot: number; score: number }[] = [];
-      for (const row of rows) {
-        if (row.slot < mask.length && mask[row.slot]) {
-          hits.push({ slot: row.slot, score: -row.rank });
-          if (hits.length >= k) break;
-        }
-      }
-      if (hits.length >= k || rows.length < limit) return this.withPayloads(hits);
-      limit *= 4;
+    return this.withPayloads(this.keyword.search(terms, mode, mask, k));
+  }
+}
+
+/**
+ * Whether more than (1 − INT8_QUANTILE) of `values` exceed `limit` in magnitude, i.e. whether the
+ * batch's 0.99 quantile is above `limit` — one linear pass instead of sorting every batch.
+ */
+function exceedsScale(values: Float32Array, limit: number): boolean {
+  const allowed = Math.floor(values.length * (1 - INT8_QUANTILE));
+  let over = 0;
+  for (let i = 0; i < values.length; i++) {
+    if (values[i] > limit || values[i] < -limit) {
+      if (++over > allowed) return true;
     }
   }
+  return false;
+}
+
+/**
+ * Files written before the in-memory keyword index kept tokens only inside a contentless FTS5
+ * table. FTS5 can still list every token instance (fts5vocab 'instance'), so the token column is
+ * backfilled from it, in document order, and the FTS table dropped — one transaction, no
+ * separate migration step. Re-running is a no-op.
+ */
+function upgradeFromFts5(db: Database.Database, t: string): void {
+  const hasTokens = (db.prepare(`PRAGMA table_info(${t}_points)`).all() as { name: string }[]).some((c) => c.name === 'tokens');
+  const hasFts = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(`${t}_fts`) !== undefined;
+  if (hasTokens && !hasFts) return;
+  db.transaction(() => {
+    if (!hasTokens) db.exec(`ALTER TABLE ${t}_points ADD COLUMN tokens TEXT`);
+    if (!hasFts) return;
+    db.exec(`CREATE VIRTUAL TABLE temp.${t}_fts_upgrade USING fts5vocab(main, ${t}_fts, 'instance')`);
+    const docs = new Map<number, string[]>();
+    for (const row of db.prepare(`SELECT doc, max("offset") AS last FROM temp.${t}_fts_upgrade GROUP BY doc`).iterate() as Iterable<{ doc: number; last: number }>) {
+      docs.set(row.doc, new Array<string>(row.last + 1));
+    }
+    let term = '';
+    for (const row of db.prepare(`SELECT term, doc, "offset" AS o FROM temp.${t}_fts_upgrade`).iterate() as Iterable<{ term: string; doc: number; o: number }>) {
+      if (row.term !== term) term = row.term; // rows come term by term: share one string per term
+      const tokens = docs.get(row.doc);
+      if (tokens) tokens[row.o] = term;
+    }
+    const set = db.prepare(`UPDATE ${t}_points SET tokens = ? WHERE slot = ?`);
+    for (const [slot, tokens] of docs) set.run(tokens.filter((x) => x !== undefined).join(' '), slot);
+    db.exec(`UPDATE ${t}_points SET tokens = '' WHERE tokens IS NULL`);
+    db.exec(`DROP TABLE temp.${t}_fts_upgrade`);
+    db.exec(`DROP TABLE ${t}_fts`);
+  })();
 }

@@ -1,0 +1,130 @@
+/**
+ * Embedded-store behaviour beyond the shared ChunkIndex contract: opening files written by the
+ * FTS5-based version, the exact-path delete fast path, and slot reuse.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChunkPayload, ChunkPoint, KeywordMode, TaskPoint } from '@sextant/retrieval';
+import { openEmbeddedStore } from '../../src/storage/embedded';
+import { testUuid } from './chunk-index.contract';
+
+const DIMS = 8;
+const WS = 'ws-embedded';
+
+function vec(seed: number): number[] {
+  return Array.from({ length: DIMS }, (_, i) => Math.sin(seed * 7.3 + i * 1.7));
+}
+
+function chunk(key: string, path: string, text: string, repoId = 'repo'): ChunkPoint {
+  const payload: ChunkPayload = {
+    workspaceId: WS, repoId, path, lang: 'typescript', chunkType: 'function', name: null, symbol: null, symbols: [],
+    parentId: null, signature: null, startLine: 1, endLine: 1, startByte: 0, endByte: text.length, contentHash: key, content: text,
+  };
+  return { id: testUuid(`embedded:${key}`), vector: vec(key.length + text.length), text, payload };
+}
+
+const CHUNKS = [
+  chunk('parse', 'src/http/parse.ts', 'export function parseHttpResponse(raw: string): HttpResponse { return decode(raw) }'),
+  chunk('client', 'src/http/client.ts', 'async send(req) { // parse the http request line, then build a response object\n return this.transport.write(req) }'),
+  chunk('readme', 'README.md', 'Run the http server with make serve; responses are cached for one minute.'),
+  chunk('query', 'app/db/query_builder.py', 'class QueryBuilder:\n    def build_query(self, table):\n        return f"SELECT * FROM {table}"'),
+];
+const TASK: TaskPoint = {
+  id: testUuid('embedded:task'), vector: vec(99), text: 'Flaky login test times out on CI',
+  payload: { workspaceId: WS, taskId: 'T-1', title: 'Flaky login test', files: ['src/login.ts'], status: 'closed', source: 'github', createdAt: null },
+};
+
+const QUERIES: [string, KeywordMode][] = [
+  ['parse http response', 'and'],
+  ['http response', 'or'],
+  ['http response', 'phrase'],
+  ['QueryBuilder build_query', 'and'],
+  ['responses cached', 'or'],
+];
+
+describe('embedded store', () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sextant-embedded-store-'));
+    file = join(dir, 'vectors.sqlite');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function keywordResults(store: ReturnType<typeof openEmbeddedStore>) {
+    const out: { id: string; score: number }[][] = [];
+    for (const [q, mode] of QUERIES) out.push((await store.chunks.searchKeyword(q, { workspaceId: WS }, 10, { mode })).map((h) => ({ id: h.id, score: h.score })));
+    out.push((await store.tasks.searchKeyword('flaky login', { workspaceId: WS }, 10)).map((h) => ({ id: h.id, score: h.score })));
+    return out;
+  }
+
+  it('opens a file written by the FTS5-based store and answers keyword queries exactly as before', async () => {
+    let store = openEmbeddedStore({ file });
+    await store.chunks.upsert(CHUNKS);
+    await store.tasks.upsert([TASK]);
+    const before = await keywordResults(store);
+    expect(before[0].length).toBe(2); // sanity: the queries do match something
+    await store.close();
+
+    // Rewrite the file into the previous layout: tokens only inside a contentless FTS5 table.
+    const db = new Database(file);
+    for (const t of ['chunks', 'tasks']) {
+      db.exec(`CREATE VIRTUAL TABLE ${t}_fts USING fts5(tokens, content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 0 tokenchars '_$.'")`);
+      db.exec(`INSERT INTO ${t}_fts (rowid, tokens) SELECT slot, tokens FROM ${t}_points`);
+      db.exec(`ALTER TABLE ${t}_points DROP COLUMN tokens`);
+    }
+    db.close();
+
+    store = openEmbeddedStore({ file });
+    const after = await keywordResults(store);
+    expect(after.map((r) => r.map((h) => h.id))).toEqual(before.map((r) => r.map((h) => h.id)));
+    after.forEach((r, i) => r.forEach((h, j) => expect(h.score).toBeCloseTo(before[i][j].score, 9)));
+    // New writes after the upgrade keep working, and a second open is a no-op upgrade.
+    const extra = chunk('extra', 'src/zoo.ts', 'function zanzibarQuokka() { return 1 }');
+    await store.chunks.upsert([extra]);
+    await store.close();
+    store = openEmbeddedStore({ file });
+    expect((await store.chunks.searchKeyword('zanzibarQuokka', { workspaceId: WS }, 5)).map((h) => h.id)).toEqual([extra.id]);
+    expect((await keywordResults(store)).map((r) => r.map((h) => h.id))).toEqual(before.map((r) => r.map((h) => h.id)));
+    await store.close();
+
+    const check = new Database(file, { readonly: true });
+    expect(check.prepare(`SELECT name FROM sqlite_master WHERE name LIKE '%_fts%'`).all()).toEqual([]);
+    check.close();
+  });
+
+  it('deletes by exact paths only what is still at those paths, after chunks moved between files', async () => {
+    const store = openEmbeddedStore({ file });
+    const [a, b] = CHUNKS;
+    await store.chunks.upsert([a, b]);
+    const moved = { ...a, payload: { ...a.payload, path: b.payload.path } };
+    await store.chunks.upsert([moved]);
+    const f = { workspaceId: WS };
+    expect(await store.chunks.delete({ ...f, paths: [a.payload.path] })).toBe(0);
+    expect(await store.chunks.count({ ...f, paths: [b.payload.path] })).toBe(2);
+    expect(await store.chunks.delete({ ...f, repoIds: ['another-repo'], paths: [b.payload.path] })).toBe(0);
+    expect(await store.chunks.delete({ workspaceId: 'another-ws', paths: [b.payload.path] })).toBe(0);
+    expect(await store.chunks.delete({ ...f, repoIds: ['repo'], paths: [b.payload.path, 'never/stored.ts'] })).toBe(2);
+    expect(await store.chunks.count(f)).toBe(0);
+    expect(await store.chunks.searchKeyword('http', f, 10, { mode: 'or' })).toEqual([]);
+    await store.close();
+  });
+
+  it('never lets a reused slot match the words of the chunk it replaced, before or after a restart', async () => {
+    let store = openEmbeddedStore({ file });
+    const gone = chunk('gone', 'src/gone.ts', 'function zanzibarQuokka() { return 1 }');
+    await store.chunks.upsert([CHUNKS[0], gone]);
+    await store.chunks.delete({ workspaceId: WS, ids: [gone.id] });
+    const next = chunk('next', 'src/next.ts', 'function pelicanBrief() { return 2 }');
+    await store.chunks.upsert([next]);
+    for (let round = 0; round < 2; round++) {
+      expect(await store.chunks.searchKeyword('zanzibarQuokka', { workspaceId: WS }, 5, { mode: 'or' })).toEqual([]);
+      expect((await store.chunks.searchKeyword('pelican brief', { workspaceId: WS }, 5, { mode: 'phrase' })).map((h) => h.id)).toEqual([next.id]);
+      await store.close();
+      store = openEmbeddedStore({ file });
+    }
+    await store.close();
+  });
+});
