@@ -390,7 +390,7 @@ export class CastChunker {
 
   private docstring(def: Definition, defStart: number): string | null {
     if (this.isPython) {
-      const first = def.body?.namedChildren[0];
+      const first = def.body?.firstNamedChild;
       const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
       if (str && typeOf(str) === 'string') return cleanPythonString(this.textOf(str));
       return null;

@@ -69,7 +69,10 @@ export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): Ch
     addUncoveredWindows(drafts, file, src, budget);
     const imports = extractImports(root, lang, spec.imports);
     file.headerLines = outline(imports, chunker.definitions);
-    const references = extractReferences(root, lang, spec.referenceQuery, chunker.definitions);
+    const references = extractReferences(root, lang, spec.referenceQuery, chunker.definitions, {
+      text: input.text,
+      lineOf: (index) => src.lineOf(index),
+    });
     const symbols: FileSymbols = { path: input.path, definitions: chunker.definitions, references, imports };
     const result: ChunkFileResult = { chunks: assembleChunks(drafts, input, src, imports), symbols, parse: 'ok' };
     if (hasSyntaxErrors) result.hasSyntaxErrors = true;

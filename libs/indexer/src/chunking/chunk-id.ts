@@ -1,4 +1,13 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+// One-shot `crypto.hash` (Node >= 20.12) is several times cheaper than createHash for short inputs.
+const oneShot = (crypto as unknown as { hash?: (algorithm: string, data: string | Buffer, encoding: 'hex' | 'buffer') => string | Buffer }).hash;
+
+function digest(algorithm: 'sha1' | 'sha256', data: string | Buffer, encoding: 'hex' | 'buffer'): string | Buffer {
+  if (oneShot) return oneShot(algorithm, data, encoding);
+  const h = crypto.createHash(algorithm).update(data);
+  return encoding === 'hex' ? h.digest('hex') : h.digest();
+}
 
 /** Namespace for every Sextant chunk id (a fixed random UUID). */
 export const SEXTANT_CHUNK_NAMESPACE = '6f1c3f0e-5a8b-4c1e-9d7a-2b4e8f0c1a37';
@@ -11,7 +20,7 @@ const namespaceBytes = Buffer.from(SEXTANT_CHUNK_NAMESPACE.replace(/-/g, ''), 'h
  * @example uuidV5('hello', SEXTANT_CHUNK_NAMESPACE) // same string every time
  */
 export function uuidV5(name: string, namespace: Buffer = namespaceBytes): string {
-  const hash = createHash('sha1').update(namespace).update(name, 'utf8').digest();
+  const hash = digest('sha1', Buffer.concat([namespace, Buffer.from(name, 'utf8')]), 'buffer') as Buffer;
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
@@ -33,5 +42,5 @@ export function chunkId(parts: {
 }
 
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
+  return digest('sha256', text, 'hex') as string;
 }

@@ -28,6 +28,7 @@ export function extractReferences(
   lang: ParsedLanguage,
   querySource: string,
   definitions: SymbolDefinition[],
+  source: { text: string; lineOf: (index: number) => number },
 ): SymbolReference[] {
   const query = queryFor(lang, querySource);
   if (!query) return [];
@@ -35,11 +36,13 @@ export function extractReferences(
   const out: SymbolReference[] = [];
   for (const capture of query.captures(root)) {
     const node = capture.node;
+    // Ranges are read once and the text sliced here: each property of a node is a native call.
+    const start = node.startIndex;
+    const end = node.endIndex;
     // `a.b.c(...)`, `A::new(...)`, `foo<T>(...)`: the called name is the last identifier of the callee.
-    const text = node.endIndex - node.startIndex > 200 ? '' : node.text;
-    const name = CALLEE_NAME.exec(text)?.[1];
+    const name = end - start > 200 ? undefined : CALLEE_NAME.exec(source.text.slice(start, end))?.[1];
     if (!name) continue;
-    const line = node.startPosition.row;
+    const line = source.lineOf(start);
     let from: string | null = null;
     for (const def of byStartDesc) {
       if (def.startLine <= line && def.endLine >= line) {
