@@ -125,8 +125,13 @@ export class CastChunker {
       }
       const s = this.size(startOf(node), endOf(node));
       if (s > this.budget) {
-        flush();
-        this.splitLarge(node, scope);
+        // The pending small siblings (`const`, `walk =`) lead into the first piece of the split
+        // node instead of becoming a fragment of their own.
+        const lead = gStart >= 0 && gEnd > gStart ? gStart : null;
+        gStart = -1;
+        gFirst = -1;
+        gSize = 0;
+        this.splitLarge(node, scope, lead);
         continue;
       }
       if (gStart >= 0 && gSize + s > this.budget) flush();
@@ -165,18 +170,18 @@ export class CastChunker {
     return true;
   }
 
-  private splitLarge(node: Node, scope: Scope): void {
+  private splitLarge(node: Node, scope: Scope, leadStart: number | null = null): void {
     const children = this.flatten(node, null);
+    const start = leadStart ?? startOf(node);
     if (children.length <= 1) {
       if (children.length === 1 && (startOf(children[0]) !== startOf(node) || endOf(children[0]) !== endOf(node))) {
-        this.splitLarge(children[0], scope);
+        this.splitLarge(children[0], scope, start < startOf(children[0]) ? start : null);
         return;
       }
-      this.splitLines(startOf(node), endOf(node), scope.sink);
+      this.splitLines(start, endOf(node), scope.sink);
       return;
     }
-    const first = startOf(children[0]) > startOf(node) ? startOf(node) : null;
-    this.emitSequence(children, scope, first);
+    this.emitSequence(children, scope, start < startOf(children[0]) ? start : null);
   }
 
   /** Cut a childless range into line groups within budget (a single huge line stays whole). */
