@@ -14,7 +14,9 @@ import { FileSearchModule } from './modules/file-search/file-search.module';
 import { FusionModule } from './modules/fusion/fusion.module';
 import { IndexingModule } from './modules/indexing/indexing.module';
 import { TaskHistoryModule } from './modules/task-history/task-history.module';
+import { McpModule } from './modules/mcp/mcp.module';
 import { MetricsModule } from './modules/metrics/metrics.module';
+import { RealtimeModule } from './modules/realtime/realtime.module';
 import { WorkspacesModule } from './modules/workspaces/workspaces.module';
 import { StorageModule } from './storage/storage.module';
 
@@ -37,6 +39,8 @@ export class AppModule {
         TaskHistoryModule,
         FileSearchModule,
         FusionModule,
+        McpModule,
+        RealtimeModule,
       ],
       providers: [
         { provide: APP_PIPE, useClass: ZodValidationPipe },

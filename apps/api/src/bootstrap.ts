@@ -9,6 +9,7 @@ import { AppModule } from './app.module';
 import type { AppConfig } from './config/config.schema';
 import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware';
 import { MetricsService } from './modules/metrics/metrics.service';
+import { SextantIoAdapter } from './modules/realtime/socket-io.adapter';
 
 /**
  * Builds the HTTP app (not yet listening). Used by `sextant serve` and by e2e tests,
@@ -17,6 +18,7 @@ import { MetricsService } from './modules/metrics/metrics.service';
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
+  app.useWebSocketAdapter(new SextantIoAdapter(app, config));
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   // Metrics first so rejections by the body parser (413) are measured as well.

@@ -3,3 +3,5 @@ export * from './indexing';
 export * from './eval';
 export * from './search';
 export * from './tasks';
+export * from './realtime';
+export * from './mcp';

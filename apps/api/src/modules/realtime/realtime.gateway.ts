@@ -1,0 +1,152 @@
+import { Logger } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { OnGatewayConnection, OnGatewayDisconnect, OnGatewayInit, SubscribeMessage, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
+import {
+  SearchCancelEventSchema,
+  SearchRequestSchema,
+  SearchStartEventSchema,
+  type ClientToServerEvents,
+  type FeedbackRecordedEvent,
+  type IndexProgressEvent,
+  type ServerToClientEvents,
+  type WeightsUpdatedEvent,
+} from '@sextant/contracts';
+import type { Server, Socket } from 'socket.io';
+import { DomainError } from '../../common/domain-error';
+import type { AuthContext } from '../auth/auth-context';
+import { AuthService } from '../auth/auth.service';
+import { socketAuthMiddleware } from '../auth/socket-auth.middleware';
+import { SearchService } from '../fusion/search.service';
+import { IndexEvents } from '../indexing/services/indexing.tokens';
+import { FeedbackEvents, workspaceRoom } from './realtime.events';
+
+type SextantSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { auth?: AuthContext }>;
+
+/**
+ * The only place that talks to sockets: authenticates the handshake, keeps one room per
+ * workspace, streams searches (a partial after each source answers), and forwards
+ * indexing, feedback and weight events to the workspace they belong to.
+ */
+@WebSocketGateway()
+export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGatewayDisconnect {
+  private readonly logger = new Logger(RealtimeGateway.name);
+  @WebSocketServer() private server!: Server<ClientToServerEvents, ServerToClientEvents>;
+  /** The running search of each socket: a new search:start cancels the previous one. */
+  private readonly running = new Map<string, { requestId: string; controller: AbortController }>();
+
+  constructor(
+    private readonly auth: AuthService,
+    private readonly search: SearchService,
+  ) {}
+
+  afterInit(server: Server): void {
+    server.use(socketAuthMiddleware(this.auth) as never);
+  }
+
+  async handleConnection(socket: SextantSocket): Promise<void> {
+    const auth = socket.data.auth;
+    if (!auth) return void socket.disconnect(true);
+    await socket.join(workspaceRoom(auth.workspaceId));
+    await this.broadcastPresence(auth.workspaceId);
+  }
+
+  async handleDisconnect(socket: SextantSocket): Promise<void> {
+    this.running.get(socket.id)?.controller.abort();
+    this.running.delete(socket.id);
+    const auth = socket.data.auth;
+    if (auth) await this.broadcastPresence(auth.workspaceId).catch(() => undefined);
+  }
+
+  @SubscribeMessage('search:start')
+  async onSearchStart(socket: SextantSocket, payload: unknown): Promise<void> {
+    const parsed = SearchStartEventSchema.safeParse(payload);
+    const requestId = typeof (payload as { request_id?: unknown })?.request_id === 'string' ? ((payload as { request_id: string }).request_id.slice(0, 100) as string) : null;
+    if (!parsed.success) {
+      return void socket.emit('search:error', { request_id: requestId, error: 'invalid_request', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ') });
+    }
+    const request = SearchRequestSchema.safeParse({ ...parsed.data.options, query: parsed.data.query });
+    if (!request.success) {
+      return void socket.emit('search:error', { request_id: requestId, error: 'invalid_request', message: request.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') });
+    }
+    const auth = socket.data.auth!;
+    this.running.get(socket.id)?.controller.abort();
+    const controller = new AbortController();
+    const id = parsed.data.request_id;
+    this.running.set(socket.id, { requestId: id, controller });
+    try {
+      const res = await this.search.search(auth.workspaceId, request.data, {
+        principal: auth.principal,
+        signal: controller.signal,
+        onPartial: (p) => {
+          if (!controller.signal.aborted) socket.emit('search:partial', { request_id: id, ...p });
+        },
+      });
+      if (controller.signal.aborted) return;
+      socket.emit('search:done', {
+        request_id: id,
+        results: res.results,
+        limits: res.limits,
+        timings_ms: res.timings_ms,
+        search_id: res.search_id,
+        query_class: res.query_class,
+        strategy: res.strategy,
+        weights_version: res.weights_version,
+      });
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      const known = err instanceof DomainError;
+      if (!known) this.logger.error({ err }, 'Streamed search failed');
+      socket.emit('search:error', { request_id: id, error: known ? err.code : 'internal_error', message: known ? err.message : 'search failed' });
+    } finally {
+      if (this.running.get(socket.id)?.controller === controller) this.running.delete(socket.id);
+    }
+  }
+
+  @SubscribeMessage('search:cancel')
+  onSearchCancel(socket: SextantSocket, payload: unknown): void {
+    const parsed = SearchCancelEventSchema.safeParse(payload);
+    if (!parsed.success) return void socket.emit('search:error', { request_id: null, error: 'invalid_request', message: 'search:cancel needs { request_id }' });
+    const running = this.running.get(socket.id);
+    if (running?.requestId === parsed.data.request_id) {
+      running.controller.abort();
+      this.running.delete(socket.id);
+    }
+  }
+
+  // Progress frames are volatile: a slow client drops them instead of buffering; done/error are reliable.
+  @OnEvent(IndexEvents.Progress)
+  onIndexProgress(e: IndexProgressEvent): void {
+    this.server?.to(workspaceRoom(e.workspace_id)).volatile.emit('index:progress', e);
+  }
+
+  @OnEvent(IndexEvents.Done)
+  onIndexDone(e: IndexProgressEvent): void {
+    this.server?.to(workspaceRoom(e.workspace_id)).emit('index:done', e);
+  }
+
+  @OnEvent(IndexEvents.Error)
+  onIndexError(e: IndexProgressEvent): void {
+    this.server?.to(workspaceRoom(e.workspace_id)).emit('index:error', e);
+  }
+
+  @OnEvent(FeedbackEvents.Recorded)
+  onFeedback(e: FeedbackRecordedEvent): void {
+    this.server?.to(workspaceRoom(e.workspace_id)).emit('feedback:recorded', e);
+  }
+
+  @OnEvent(FeedbackEvents.WeightsUpdated)
+  onWeights(e: WeightsUpdatedEvent): void {
+    this.server?.to(workspaceRoom(e.workspace_id)).emit('weights:updated', e);
+  }
+
+  /** Who is connected to the workspace (across processes when the Redis adapter is on). */
+  private async broadcastPresence(workspaceId: string): Promise<void> {
+    const sockets = await this.server.in(workspaceRoom(workspaceId)).fetchSockets();
+    const counts = new Map<string, number>();
+    for (const s of sockets) {
+      const principal = (s.data as { auth?: AuthContext }).auth?.principal ?? 'unknown';
+      counts.set(principal, (counts.get(principal) ?? 0) + 1);
+    }
+    this.server.to(workspaceRoom(workspaceId)).emit('presence', { workspace_id: workspaceId, members: [...counts].map(([principal, connections]) => ({ principal, connections })) });
+  }
+}

@@ -1,0 +1,49 @@
+import { INestApplicationContext, Logger } from '@nestjs/common';
+import { IoAdapter } from '@nestjs/platform-socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import Redis from 'ioredis';
+import type { Server, ServerOptions } from 'socket.io';
+import type { AppConfig } from '../../config/config.schema';
+
+/** Largest socket message accepted (search requests are tiny; this only bounds abuse). */
+export const SOCKET_MAX_MESSAGE_BYTES = 64 * 1024;
+
+/**
+ * socket.io server options in one place: message size limit, CORS from config,
+ * connection-state recovery, and the Redis adapter when REDIS_URL is set so several API
+ * processes share rooms (an event emitted on one reaches clients of all).
+ */
+export class SextantIoAdapter extends IoAdapter {
+  private readonly logger = new Logger('SocketIo');
+  private redis: Redis[] = [];
+
+  constructor(
+    app: INestApplicationContext,
+    private readonly config: AppConfig,
+  ) {
+    super(app);
+  }
+
+  override createIOServer(port: number, options?: ServerOptions): Server {
+    const server: Server = super.createIOServer(port, {
+      ...options,
+      maxHttpBufferSize: SOCKET_MAX_MESSAGE_BYTES,
+      cors: { origin: this.config.http.corsOrigins.length ? this.config.http.corsOrigins : false, credentials: false },
+      connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
+    });
+    if (this.config.storage.redisUrl) {
+      const pub = new Redis(this.config.storage.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+      const sub = pub.duplicate();
+      for (const c of [pub, sub]) c.on('error', (err) => this.logger.warn(`Redis adapter: ${err.message}`));
+      this.redis = [pub, sub];
+      server.adapter(createAdapter(pub, sub));
+      this.logger.log('socket.io uses the Redis adapter');
+    }
+    return server;
+  }
+
+  override async close(server: Server): Promise<void> {
+    await super.close(server);
+    await Promise.allSettled(this.redis.map((c) => c.quit()));
+  }
+}

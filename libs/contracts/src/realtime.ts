@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { IndexProgressEventSchema } from './indexing';
+import { SearchPartialSchema, SearchRequestSchema, SearchResponseSchema } from './search';
+
+const RequestId = z.string().min(1).max(100);
+
+/** Client -> server: start a streamed search (`options` are the REST search fields except `query`). */
+export const SearchStartEventSchema = z
+  .object({
+    request_id: RequestId,
+    query: z.string(),
+    options: SearchRequestSchema.omit({ query: true }).partial().strict().optional(),
+  })
+  .strict();
+export type SearchStartEvent = z.infer<typeof SearchStartEventSchema>;
+
+export const SearchCancelEventSchema = z.object({ request_id: RequestId }).strict();
+export type SearchCancelEvent = z.infer<typeof SearchCancelEventSchema>;
+
+export const SearchPartialEventSchema = SearchPartialSchema.extend({ request_id: RequestId });
+export type SearchPartialEvent = z.infer<typeof SearchPartialEventSchema>;
+
+export const SearchDoneEventSchema = SearchResponseSchema.pick({ results: true, limits: true, timings_ms: true, search_id: true, query_class: true, strategy: true, weights_version: true }).extend({
+  request_id: RequestId,
+});
+export type SearchDoneEvent = z.infer<typeof SearchDoneEventSchema>;
+
+export const SearchErrorEventSchema = z.object({ request_id: RequestId.nullable(), error: z.string(), message: z.string() });
+export type SearchErrorEvent = z.infer<typeof SearchErrorEventSchema>;
+
+export const PresenceEventSchema = z.object({
+  workspace_id: z.string(),
+  members: z.array(z.object({ principal: z.string(), connections: z.number().int() })),
+});
+export type PresenceEvent = z.infer<typeof PresenceEventSchema>;
+
+export const FeedbackRecordedEventSchema = z.object({
+  workspace_id: z.string(),
+  search_id: z.string(),
+  item_id: z.string(),
+  rating: z.number(),
+  principal: z.string(),
+});
+export type FeedbackRecordedEvent = z.infer<typeof FeedbackRecordedEventSchema>;
+
+export const WeightsUpdatedEventSchema = z.object({
+  workspace_id: z.string(),
+  query_class: z.enum(['specific', 'conceptual']),
+  version: z.number().int(),
+  weights: z.record(z.string(), z.number()),
+  origin: z.string(),
+});
+export type WeightsUpdatedEvent = z.infer<typeof WeightsUpdatedEventSchema>;
+
+/** Every server -> client event and its payload (the gateway emits only through this map). */
+export interface ServerToClientEvents {
+  'search:partial': (e: SearchPartialEvent) => void;
+  'search:done': (e: SearchDoneEvent) => void;
+  'search:error': (e: SearchErrorEvent) => void;
+  'index:progress': (e: z.infer<typeof IndexProgressEventSchema>) => void;
+  'index:done': (e: z.infer<typeof IndexProgressEventSchema>) => void;
+  'index:error': (e: z.infer<typeof IndexProgressEventSchema>) => void;
+  'feedback:recorded': (e: FeedbackRecordedEvent) => void;
+  'weights:updated': (e: WeightsUpdatedEvent) => void;
+  presence: (e: PresenceEvent) => void;
+}
+
+export interface ClientToServerEvents {
+  'search:start': (e: SearchStartEvent) => void;
+  'search:cancel': (e: SearchCancelEvent) => void;
+}
+
+/** `GET /v1/search/stream` query: plain-HTTP streaming for chat clients. */
+export const SearchStreamQuerySchema = z
+  .object({
+    q: z.string().trim().min(1).max(2000),
+    top_k: z.coerce.number().int().min(1).max(50).optional(),
+    strategy: z.enum(['rrf', 'weighted', 'cascade', 'vote', 'concat']).optional(),
+    granularity: z.enum(['file', 'chunk']).optional(),
+    sources: z.string().max(200).optional().describe('comma-separated source names'),
+  })
+  .strict();
