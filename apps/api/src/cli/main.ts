@@ -4,6 +4,7 @@ import { registerDb } from './commands/db.command';
 import { registerEval } from './commands/eval.command';
 import { registerIndex } from './commands/index.command';
 import { registerKeys } from './commands/keys.command';
+import { registerMcp } from './commands/mcp.command';
 import { registerSearch } from './commands/search.command';
 import { registerServe } from './commands/serve.command';
 import { registerStatus } from './commands/status.command';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerTasks(program);
   registerEval(program);
   registerKeys(program);
+  registerMcp(program);
   registerWorkspaces(program);
   return program;
 }
