@@ -9,8 +9,8 @@ export interface BudgetedText {
   omittedLines: number;
 }
 
-export const truncationMarker = (omittedLines: number, totalLines: number) =>
-  `… [truncated: ${omittedLines} more line${omittedLines === 1 ? '' : 's'} of ${totalLines}; fetch this id alone or raise max_tokens]`;
+/** Short on purpose: it is paid from the same budget. Tool descriptions say what to do about it. */
+export const truncationMarker = (omittedLines: number) => `… [truncated: ${omittedLines} more line${omittedLines === 1 ? '' : 's'}]`;
 
 /**
  * Cuts `content` to at most `budgetChars` characters, marker included, keeping only whole
@@ -19,7 +19,7 @@ export const truncationMarker = (omittedLines: number, totalLines: number) =>
  *
  * @example
  * truncateToLines('a\nbb\nccc\n', 1000).text // 'a\nbb\nccc\n' (fits, unchanged)
- * truncateToLines('a\nbb\nccc\n', 60).text   // 'a\nbb\n… [truncated: 1 more line of 3; …]'
+ * truncateToLines('one\ntwo\nthree\nfour\n', 36).text // 'one\ntwo\n… [truncated: 2 more lines]'
  */
 export function truncateToLines(content: string, budgetChars: number): BudgetedText {
   if (content.length <= budgetChars) return { text: content, truncated: false, omittedLines: 0 };
@@ -30,10 +30,10 @@ export function truncateToLines(content: string, budgetChars: number): BudgetedT
   let used = 0;
   for (; kept < totalLines; kept++) {
     const next = used + lines[kept].length + 1;
-    if (next + truncationMarker(totalLines - kept - 1, totalLines).length > budgetChars) break;
+    if (next + truncationMarker(totalLines - kept - 1).length > budgetChars) break;
     used = next;
   }
-  const marker = truncationMarker(totalLines - kept, totalLines);
+  const marker = truncationMarker(totalLines - kept);
   if (used + marker.length > budgetChars) return { text: '', truncated: true, omittedLines: totalLines };
   return { text: content.slice(0, used) + marker, truncated: true, omittedLines: totalLines - kept };
 }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { SearchService } from '../../fusion/search.service';
 import type { McpCallContext, McpTool, McpToolOutcome } from '../mcp-tool';
 import { truncateToLines } from '../token-budget';
+import { hasText } from './search.tool';
 import { chunkUrl, compact, extensionGlobs, firstLines } from './tool-format';
 
 /** Seed 000's "MCP server 2" searches file contents only; task history is `search_similar_tasks`. */
@@ -30,7 +31,7 @@ export class CodeSearchRunner {
     const depth = options.chunkTypes ? Math.min(50, topK * 2) : topK;
     const request = SearchRequestSchema.parse({ query, top_k: depth, granularity: 'chunk', sources: [...FILE_SOURCES], ...(Object.keys(filters).length ? { filters } : {}) });
     const res = await this.search.search(ctx.auth.workspaceId, request, { principal: ctx.auth.principal, signal: ctx.signal });
-    const hits = res.results.filter((r) => r.chunk && (!options.chunkTypes || options.chunkTypes.includes(r.chunk.chunk_type))).slice(0, topK);
+    const hits = res.results.filter((r) => hasText(r) && (!options.chunkTypes || options.chunkTypes.includes(r.chunk!.chunk_type))).slice(0, topK);
     const texts = new Map((await this.chunks.get(hits.map((h) => h.chunk!.id), { workspaceId: ctx.auth.workspaceId })).map((p) => [p.id, p.payload.content]));
     const results: McpFileMatch[] = hits.map((r) => {
       const c = r.chunk!;

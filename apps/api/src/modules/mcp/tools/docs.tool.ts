@@ -53,7 +53,7 @@ export class SearchDocsTool implements McpTool<typeof McpDocsInputSchema, typeof
           id: h.id,
           repository,
           path: p.path,
-          section: p.chunkType === 'section' ? (p.symbol ?? p.name ?? p.path) : p.path,
+          section: p.chunkType === 'section' ? sectionPath(p.symbol ?? p.name ?? p.path, p.path) : p.path,
           url: chunkUrl(repository, p.path, p.startLine, p.endLine),
           snippet: firstLines(p.content, 12),
           score: round(h.score),
@@ -64,6 +64,11 @@ export class SearchDocsTool implements McpTool<typeof McpDocsInputSchema, typeof
     };
     return { structured, text: render(structured), resultCount: structured.results.length };
   }
+}
+
+/** Section symbols are qualified by their file (`docs/guide.md:Guide > Sessions`); the heading path is the part after it. */
+function sectionPath(symbol: string, path: string): string {
+  return symbol.startsWith(`${path}:`) ? symbol.slice(path.length + 1) : symbol;
 }
 
 function render(out: McpDocsOutput): string {

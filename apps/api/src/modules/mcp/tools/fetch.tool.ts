@@ -13,9 +13,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `fetch` (seed 004): the full text of chunks, in the requested order, within one token
  * budget for the whole response (~4 characters per token). Earlier objects are served
  * first; an object that does not fit is cut after its last whole line that does, with a
- * `… [truncated: N more lines …]` marker, and objects after the budget ran out come back
- * with only the marker (their title, url and metadata are always there, so the model can
- * fetch them alone). Ids that are not chunks of the caller's workspace are listed in `missing`.
+ * `… [truncated: N more lines]` marker; objects after the budget ran out come back with only
+ * the marker, or empty when not even that fits (their title, url and metadata are always
+ * there, so the model can fetch them alone). Ids that are not chunks of the caller's workspace are listed in `missing`.
  */
 @Injectable()
 export class FetchTool implements McpTool<typeof McpFetchInputSchema, typeof McpFetchOutputSchema> {
@@ -25,8 +25,9 @@ export class FetchTool implements McpTool<typeof McpFetchInputSchema, typeof Mcp
     'Read the full text of chunks returned by `search` (or search_files_by_content / search_functions / search_classes / search_docs).',
     'Pass their ids in objectIds, most important first. Returns objects with id, title, url, content and metadata (0-based line and',
     'byte bounds, language). max_tokens (default 4000, ~4 characters per token) is shared by the whole response in order: when it',
-    'runs out, content is cut at a line boundary and ends with "… [truncated: N more lines …]" — fetch that id alone or raise',
-    'max_tokens to read the rest. Unknown ids (for example from before a file was re-indexed) are listed in `missing`; search again.',
+    'runs out, content is cut at a line boundary and ends with "… [truncated: N more lines]" (later objects may come back empty) —',
+    'fetch that id alone or raise max_tokens to read the rest. Unknown ids (for example from before a file was re-indexed) are',
+    'listed in `missing`; search again for current ids.',
   ].join(' ');
   readonly input = McpFetchInputSchema;
   readonly output = McpFetchOutputSchema;

@@ -36,10 +36,13 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
       : {};
     const request = SearchRequestSchema.parse({ query: args.query, top_k: args.top_k, rerank: args.rerank, granularity: 'chunk', ...(Object.keys(filters).length ? { filters } : {}) });
     const res = await this.search.search(ctx.auth.workspaceId, request, { principal: ctx.auth.principal, signal: ctx.signal });
-    const structured: McpSearchOutput = { results: res.results.filter((r) => r.chunk).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, limits: res.limits };
+    const structured: McpSearchOutput = { results: res.results.filter(hasText).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, limits: res.limits };
     return { structured, text: renderSearch(structured, res.search_id), searchId: res.search_id, resultCount: structured.results.length };
   }
 }
+
+/** A chunk with no text (a file chunk fully covered by its classes) tells an agent nothing; it is left out. */
+export const hasText = (r: SearchResult) => Boolean(r.chunk && r.chunk.end_byte > r.chunk.start_byte);
 
 export function toMcpResult(r: SearchResult): McpSearchResult {
   const c = r.chunk!;
