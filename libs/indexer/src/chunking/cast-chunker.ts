@@ -87,18 +87,15 @@ export class CastChunker {
     let gStart = -1;
     let gEnd = -1;
     let gFirst = -1;
-    let gSize = 0;
     if (leadStart !== null && items.length > 0 && leadStart < startOf(items[0])) {
       gStart = leadStart;
       gEnd = startOf(items[0]);
       gFirst = 0;
-      gSize = this.size(leadStart, startOf(items[0]));
     }
     const flush = (): void => {
       if (gStart >= 0 && gEnd > gStart && !this.joinPunctuation(gStart, gEnd)) scope.sink(gStart, gEnd);
       gStart = -1;
       gFirst = -1;
-      gSize = 0;
     };
 
     for (let i = 0; i < items.length; i++) {
@@ -130,17 +127,16 @@ export class CastChunker {
         const lead = gStart >= 0 && gEnd > gStart ? gStart : null;
         gStart = -1;
         gFirst = -1;
-        gSize = 0;
         this.splitLarge(node, scope, lead);
         continue;
       }
-      if (gStart >= 0 && gSize + s > this.budget) flush();
+      // Measure the whole range, not the sum of items: error recovery can leave text between siblings.
+      if (gStart >= 0 && this.size(gStart, endOf(node)) > this.budget) flush();
       if (gStart < 0) {
         gStart = startOf(node);
         gFirst = i;
       }
       gEnd = endOf(node);
-      gSize += s;
     }
     flush();
   }

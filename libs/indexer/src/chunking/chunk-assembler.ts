@@ -69,11 +69,15 @@ export function assembleChunks(
       draft.end = 0;
     }
     let start = draft.start;
+    let end = draft.end;
+    // Error recovery can hand out ranges that begin or end in whitespace; chunks start at their first
+    // code line and end at their last non-blank character.
+    while (start < end && isSpace(text.charCodeAt(start))) start++;
+    while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
     // Start at the beginning of the line when only indentation precedes, so the slice reads naturally.
     let k = start;
     while (k > 0 && (text.charCodeAt(k - 1) === 32 || text.charCodeAt(k - 1) === 9)) k--;
     if (k === 0 || text.charCodeAt(k - 1) === 10) start = k;
-    const end = draft.end;
     const content = text.slice(start, end);
     if (draft.chunkType !== 'file' && src.size(start, end) === 0) continue;
 
@@ -122,6 +126,10 @@ export function assembleChunks(
     });
   }
   return chunks;
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9 || code === 12 || code === 11;
 }
 
 function findParentId(draft: ChunkDraft): string | null {

@@ -55,7 +55,7 @@ describe('chunkFile under random edits (property)', () => {
           expect(nonWhitespace(covered)).toBeGreaterThanOrEqual(nonWhitespace(text));
         },
       ),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.SEXTANT_PROPERTY_RUNS ?? 300) },
     );
   }, 60_000);
 });

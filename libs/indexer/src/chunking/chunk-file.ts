@@ -110,7 +110,10 @@ function addUncoveredWindows(drafts: ChunkDraft[], file: ChunkDraft, src: Source
     cursor = Math.max(cursor, range.end);
   }
   if (src.length > cursor && src.size(cursor, src.length) > 0) gaps.push([cursor, src.length]);
-  for (const [start, end] of gaps) {
+  const text = src.text;
+  for (let [start, end] of gaps) {
+    while (start < end && /\s/.test(text[start])) start++;
+    while (end > start && /\s/.test(text[end - 1])) end--;
     let partStart = start;
     let line = src.lineOf(start);
     while (partStart < end) {
