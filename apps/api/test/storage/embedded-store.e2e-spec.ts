@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ChunkPayload, ChunkPoint, KeywordMode, TaskPoint } from '@sextant/retrieval';
+import { tokenize, type ChunkPayload, type ChunkPoint, type KeywordMode, type TaskPoint } from '@sextant/retrieval';
 import { openEmbeddedStore } from '../../src/storage/embedded';
 import { testUuid } from './chunk-index.contract';
 
@@ -68,12 +68,17 @@ describe('embedded store', () => {
     expect(before[0].length).toBe(2); // sanity: the queries do match something
     await store.close();
 
-    // Rewrite the file into the previous layout: tokens only inside a contentless FTS5 table.
+    // Rewrite the file into the FTS5-era layout: no token columns, no term table, tokens only
+    // inside a contentless FTS5 table keyed by slot (exactly what that version wrote).
     const db = new Database(file);
+    const texts = new Map<string, string>([...CHUNKS, TASK].map((p) => [p.id, p.text]));
     for (const t of ['chunks', 'tasks']) {
       db.exec(`CREATE VIRTUAL TABLE ${t}_fts USING fts5(tokens, content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 0 tokenchars '_$.'")`);
-      db.exec(`INSERT INTO ${t}_fts (rowid, tokens) SELECT slot, tokens FROM ${t}_points`);
+      const ins = db.prepare(`INSERT INTO ${t}_fts (rowid, tokens) VALUES (?, ?)`);
+      for (const row of db.prepare(`SELECT slot, id FROM ${t}_points`).all() as { slot: number; id: string }[]) ins.run(row.slot, tokenize(texts.get(row.id)!).join(' '));
       db.exec(`ALTER TABLE ${t}_points DROP COLUMN tokens`);
+      db.exec(`ALTER TABLE ${t}_points DROP COLUMN kw`);
+      db.exec(`DROP TABLE ${t}_terms`);
     }
     db.close();
 
@@ -92,6 +97,7 @@ describe('embedded store', () => {
 
     const check = new Database(file, { readonly: true });
     expect(check.prepare(`SELECT name FROM sqlite_master WHERE name LIKE '%_fts%'`).all()).toEqual([]);
+    expect(check.prepare(`SELECT count(*) AS n FROM chunks_points WHERE kw IS NULL OR tokens IS NOT NULL`).get()).toEqual({ n: 0 });
     check.close();
   });
 

@@ -47,32 +47,48 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
   it('returns the same documents with the same BM25 scores, in every mode, under any edit history', () => {
     fc.assert(
-      fc.property(fc.array(op, { minLength: 1, maxLength: 60 }), fc.array(query, { minLength: 1, maxLength: 8 }), (ops, queries) => {
+      fc.property(fc.array(op, { minLength: 1, maxLength: 60 }).filter((ops) => ops.some((o) => o.kind === 'put')), fc.array(query, { minLength: 1, maxLength: 8 }), (ops, queries) => {
         const index = new KeywordIndex();
         const live = new Map<number, string[]>();
+        const records = new Map<number, Buffer>();
+        const terms: { id: number; term: string }[] = [];
         for (const o of ops) {
           if (o.kind === 'put') {
-            index.add(o.slot, o.tokens);
+            const record = index.encode(o.tokens);
+            terms.push(...index.takeNewTerms());
+            records.set(o.slot, KeywordIndex.serialize(record));
+            index.insert(o.slot, record);
             live.set(o.slot, o.tokens);
           } else {
             index.remove(o.slot);
             live.delete(o.slot);
+            records.delete(o.slot);
           }
+        }
+        // A restart: the persisted vocabulary and records, restored into a fresh index, then edited again.
+        const restored = new KeywordIndex();
+        for (const { id, term } of terms) restored.defineTerm(id, term);
+        for (const [slot, record] of records) restored.restore(slot, record);
+        restored.finishRestore();
+        const [extra] = ops.filter((o) => o.kind === 'put').slice(-1) as { slot: number; tokens: string[] }[];
+        for (const ix of [index, restored]) {
+          ix.add(31, [...extra.tokens, 'zz']);
+          ix.remove(31);
         }
         const oracle = ftsOracle(live);
         try {
-          for (const q of queries) {
-            const terms = q.mode === 'phrase' ? q.terms : [...new Set(q.terms)];
+          for (const q of queries) for (const ix of [index, restored]) {
+            const qterms = q.mode === 'phrase' ? q.terms : [...new Set(q.terms)];
             // The filter mask drops roughly a third of the slots.
             const mask = Uint8Array.from({ length: 31 }, (_, s) => ((s * 7 + q.maskSeed) % 3 === 0 ? 0 : 1));
-            const expected = oracle.search(terms, q.mode).filter((h) => mask[h.slot] === 1);
-            const got = index.search(terms, q.mode, mask, 1000);
+            const expected = oracle.search(qterms, q.mode).filter((h) => mask[h.slot] === 1);
+            const got = ix.search(qterms, q.mode, mask, 1000);
             expect(got.map((h) => h.slot).sort((a, b) => a - b)).toEqual(expected.map((h) => h.slot).sort((a, b) => a - b));
             const bySlot = new Map(expected.map((h) => [h.slot, h.score]));
             for (const h of got) expect(close(h.score, bySlot.get(h.slot)!)).toBe(true);
             for (let i = 1; i < got.length; i++) expect(got[i - 1].score).toBeGreaterThanOrEqual(got[i].score);
             // A small k keeps exactly the best scores.
-            const top3 = index.search(terms, q.mode, mask, 3).map((h) => h.score);
+            const top3 = ix.search(qterms, q.mode, mask, 3).map((h) => h.score);
             const best3 = expected.map((h) => h.score).sort((a, b) => b - a).slice(0, 3);
             expect(top3.length).toBe(best3.length);
             top3.forEach((s, i) => expect(close(s, best3[i])).toBe(true));
@@ -83,6 +99,23 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('handles documents too long for 16-bit positions', () => {
+    const index = new KeywordIndex();
+    const long = Array.from({ length: 70_000 }, (_, i) => (i % 7 === 0 ? 'http' : i % 7 === 1 ? 'response' : `w${i % 50}`));
+    index.add(3, long);
+    index.add(4, ['http', 'client']);
+    const all = new Uint8Array(5).fill(1);
+    expect(index.search(['http', 'response'], 'phrase', all, 10).map((h) => h.slot)).toEqual([3]);
+    expect(index.search(['response', 'http'], 'phrase', all, 10).map((h) => h.slot)).toEqual([]);
+    expect(index.search(['http', 'w2'], 'and', all, 10).map((h) => h.slot)).toEqual([3]);
+    const restored = new KeywordIndex();
+    const record = index.encode(long);
+    for (const { id, term } of index.takeNewTerms()) restored.defineTerm(id, term);
+    restored.restore(3, KeywordIndex.serialize(record));
+    restored.finishRestore();
+    expect(restored.search(['http', 'response'], 'phrase', all, 10).map((h) => h.slot)).toEqual([3]);
   });
 
   it('forgets a removed document even when its slot is reused for different text', () => {

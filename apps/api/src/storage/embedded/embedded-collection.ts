@@ -54,7 +54,7 @@ const MAX_SEARCH_K = 1000;
  * One embedded collection: SQLite rows (payload, float32 + int8 vectors, filter facts, tokenizer
  * output) and an in-memory mirror for search: one contiguous Int8Array of vectors indexed by slot
  * (= SQLite rowid), dictionary-coded filter columns, and an inverted index (`KeywordIndex`) for
- * BM25, rebuilt from the stored tokens at open. Deleted slots go to a free list and are reused,
+ * BM25, restored at open from the per-row keyword records (no re-tokenizing). Deleted slots go to a free list and are reused,
  * so slots are stable across restarts.
  *
  * All methods are synchronous (better-sqlite3); the typed indexes wrap them in promises.
@@ -106,23 +106,29 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         payload TEXT NOT NULL,
         vec_i8 BLOB NOT NULL,
         vec_f32 BLOB NOT NULL,
-        tokens TEXT
+        tokens TEXT,
+        kw BLOB
       );
+      CREATE TABLE IF NOT EXISTS ${t}_terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
     `);
-    upgradeFromFts5(db, t);
+    upgradeSchema(db, t);
     this.stmt = {
       meta: db.prepare(`SELECT dims, scale FROM sextant_vector_meta WHERE collection = ?`),
       setMeta: db.prepare(`INSERT INTO sextant_vector_meta (collection, dims, scale) VALUES (?, ?, ?)
         ON CONFLICT(collection) DO UPDATE SET dims = excluded.dims, scale = excluded.scale`),
-      upsert: db.prepare(`INSERT INTO ${t}_points (slot, id, keys, path, tags, payload, vec_i8, vec_f32, tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      upsert: db.prepare(`INSERT INTO ${t}_points (slot, id, keys, path, tags, payload, vec_i8, vec_f32, tokens, kw) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)
         ON CONFLICT(slot) DO UPDATE SET id = excluded.id, keys = excluded.keys, path = excluded.path, tags = excluded.tags,
-        payload = excluded.payload, vec_i8 = excluded.vec_i8, vec_f32 = excluded.vec_f32, tokens = excluded.tokens`),
+        payload = excluded.payload, vec_i8 = excluded.vec_i8, vec_f32 = excluded.vec_f32, tokens = NULL, kw = excluded.kw`),
+      // New term ids are consecutive, so a batch's terms go in as one JSON array: one statement, not thousands.
+      insertTerms: db.prepare(`INSERT INTO ${t}_terms (id, term) SELECT ? + key, value FROM json_each(?)`),
+      terms: db.prepare(`SELECT id, term FROM ${t}_terms`),
+      setKw: db.prepare(`UPDATE ${t}_points SET kw = ?, tokens = NULL WHERE slot = ?`),
       delete: db.prepare(`DELETE FROM ${t}_points WHERE slot = ?`),
       payload: db.prepare(`SELECT id, payload FROM ${t}_points WHERE slot = ?`),
       f32: db.prepare(`SELECT vec_f32 FROM ${t}_points WHERE slot = ?`),
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
       setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
-      load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8, tokens FROM ${t}_points ORDER BY slot`),
+      load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8, tokens, kw FROM ${t}_points ORDER BY slot`),
     };
     const meta = this.stmt.meta.get(t) as { dims: number | null; scale: number | null } | undefined;
     this.dims = meta?.dims ?? options.dims;
@@ -166,12 +172,28 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.liveCount = 0;
     this.keyword = new KeywordIndex();
     this.pathSlots = [];
-    type Row = { slot: number; id: string; keys: string; path: string | null; tags: string; vec_i8: Buffer; tokens: string | null };
+    for (const { id, term } of this.stmt.terms.iterate() as Iterable<{ id: number; term: string }>) this.keyword.defineTerm(id, term);
+    // Rows from before keyword records (upgraded FTS5 files) carry plain tokens: encode them once.
+    const converted: [slot: number, record: Buffer][] = [];
+    type Row = { slot: number; id: string; keys: string; path: string | null; tags: string; vec_i8: Buffer; tokens: string | null; kw: Buffer | null };
     for (const row of this.stmt.load.iterate() as Iterable<Row>) {
       this.ensureCapacity(row.slot + 1);
       this.setFacts(row.slot, row.id, { keys: JSON.parse(row.keys), path: row.path, tags: JSON.parse(row.tags) });
       this.vectors.set(new Int8Array(row.vec_i8.buffer, row.vec_i8.byteOffset, row.vec_i8.byteLength), row.slot * this.dims!);
-      this.keyword.add(row.slot, row.tokens ? row.tokens.split(' ') : []);
+      let record = row.kw;
+      if (record === null) {
+        record = KeywordIndex.serialize(this.keyword.encode(row.tokens ? row.tokens.split(' ') : []));
+        converted.push([row.slot, record]);
+      }
+      this.keyword.restore(row.slot, record);
+    }
+    this.keyword.finishRestore();
+    if (converted.length) {
+      const terms = this.keyword.takeNewTerms();
+      this.db.transaction(() => {
+        this.insertTerms(terms);
+        for (const [slot, record] of converted) this.stmt.setKw.run(record, slot);
+      })();
     }
     for (let s = this.high - 1; s >= 0; s--) if (!this.live[s]) this.freeSlots.push(s);
   }
@@ -248,6 +270,15 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return slot;
   }
 
+  private insertTerms(terms: { id: number; term: string }[]): void {
+    for (let i = 0; i < terms.length; ) {
+      let j = i + 1;
+      while (j < terms.length && terms[j].id === terms[j - 1].id + 1) j++;
+      this.stmt.insertTerms.run(terms[i].id, JSON.stringify(terms.slice(i, j).map((x) => x.term)));
+      i = j;
+    }
+  }
+
   /** Inserts or replaces points by id in one transaction; validates everything before writing. */
   upsert(points: ReadonlyArray<IndexedPoint<P>>): void {
     if (!points.length) return;
@@ -255,7 +286,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     const n = points.length;
     // Validate and normalise into one contiguous batch before touching anything.
     const batch = new Float32Array(n * dims);
-    const tokens: string[][] = new Array(n);
+    const records: Int32Array[] = new Array(n);
     for (let idx = 0; idx < n; idx++) {
       const p = points[idx];
       if (typeof p.id !== 'string' || !p.id) throw new InvalidFilterError(`${this.name}.upsert: every point needs a string id`);
@@ -275,8 +306,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       norm = Math.sqrt(norm);
       if (!Number.isFinite(norm)) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a non-finite vector value`);
       if (norm > 0) for (let i = 0; i < dims; i++) batch[off + i] /= norm;
-      tokens[idx] = tokenize(p.text ?? '');
     }
+    // Only after every point validated: encoding interns new terms, which this batch persists.
+    for (let idx = 0; idx < n; idx++) records[idx] = this.keyword.encode(tokenize(points[idx].text ?? ''));
+    const newTerms = this.keyword.takeNewTerms();
 
     const write = this.db.transaction(() => {
       if (this.dims === undefined) {
@@ -286,6 +319,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       if (this.scale === undefined) this.scale = absQuantile(batch);
       else if (exceedsScale(batch, this.scale * REQUANTIZE_FACTOR)) this.requantize(absQuantile(batch));
       this.stmt.setMeta.run(this.name, this.dims, this.scale);
+      this.insertTerms(newTerms);
       const i8 = new Int8Array(dims);
       const i8buf = Buffer.from(i8.buffer, i8.byteOffset, i8.byteLength);
       const f32buf = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
@@ -297,10 +331,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const f32 = batch.subarray(idx * dims, (idx + 1) * dims);
         quantizeInto(f32, this.scale!, i8);
         this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
-          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), tokens[idx].join(' '));
+          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(records[idx]));
         this.setFacts(slot, p.id, facts);
         this.vectors.set(i8, slot * dims);
-        this.keyword.add(slot, tokens[idx]);
+        this.keyword.insert(slot, records[idx]);
       }
     });
     try {
@@ -566,17 +600,20 @@ function exceedsScale(values: Float32Array, limit: number): boolean {
 }
 
 /**
- * Files written before the in-memory keyword index kept tokens only inside a contentless FTS5
- * table. FTS5 can still list every token instance (fts5vocab 'instance'), so the token column is
- * backfilled from it, in document order, and the FTS table dropped — one transaction, no
- * separate migration step. Re-running is a no-op.
+ * Brings older files up to date in place, in one transaction, with no separate migration step:
+ * - adds the `tokens` / `kw` columns when missing (`kw` is then filled from `tokens` at load);
+ * - files from the FTS5 era kept tokens only inside a contentless FTS5 table, which can still
+ *   list every token instance (fts5vocab 'instance'): they are copied into `tokens` in document
+ *   order and the FTS5 table is dropped.
+ * Re-running is a no-op.
  */
-function upgradeFromFts5(db: Database.Database, t: string): void {
-  const hasTokens = (db.prepare(`PRAGMA table_info(${t}_points)`).all() as { name: string }[]).some((c) => c.name === 'tokens');
+function upgradeSchema(db: Database.Database, t: string): void {
+  const columns = new Set((db.prepare(`PRAGMA table_info(${t}_points)`).all() as { name: string }[]).map((c) => c.name));
   const hasFts = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(`${t}_fts`) !== undefined;
-  if (hasTokens && !hasFts) return;
+  if (columns.has('tokens') && columns.has('kw') && !hasFts) return;
   db.transaction(() => {
-    if (!hasTokens) db.exec(`ALTER TABLE ${t}_points ADD COLUMN tokens TEXT`);
+    if (!columns.has('tokens')) db.exec(`ALTER TABLE ${t}_points ADD COLUMN tokens TEXT`);
+    if (!columns.has('kw')) db.exec(`ALTER TABLE ${t}_points ADD COLUMN kw BLOB`);
     if (!hasFts) return;
     db.exec(`CREATE VIRTUAL TABLE temp.${t}_fts_upgrade USING fts5vocab(main, ${t}_fts, 'instance')`);
     const docs = new Map<number, string[]>();
@@ -589,9 +626,9 @@ function upgradeFromFts5(db: Database.Database, t: string): void {
       const tokens = docs.get(row.doc);
       if (tokens) tokens[row.o] = term;
     }
-    const set = db.prepare(`UPDATE ${t}_points SET tokens = ? WHERE slot = ?`);
+    const set = db.prepare(`UPDATE ${t}_points SET tokens = ?, kw = NULL WHERE slot = ?`);
     for (const [slot, tokens] of docs) set.run(tokens.filter((x) => x !== undefined).join(' '), slot);
-    db.exec(`UPDATE ${t}_points SET tokens = '' WHERE tokens IS NULL`);
+    db.exec(`UPDATE ${t}_points SET tokens = '', kw = NULL WHERE tokens IS NULL AND kw IS NULL`);
     db.exec(`DROP TABLE temp.${t}_fts_upgrade`);
     db.exec(`DROP TABLE ${t}_fts`);
   })();

