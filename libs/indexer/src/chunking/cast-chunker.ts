@@ -12,7 +12,8 @@ interface Definition {
   inner: Node;
   kind: SymbolKind;
   name: string;
-  body: Node | null;
+  /** Found lazily (`bodyOf`): methods of a class that fits its chunk never need it. */
+  body?: Node | null;
 }
 
 interface Scope {
@@ -216,6 +217,16 @@ export class CastChunker {
     return out;
   }
 
+  /** Named children with nested body containers opened (anonymous tokens never define anything). */
+  private namedMembers(body: Node): Node[] {
+    const out: Node[] = [];
+    for (const child of body.namedChildren) {
+      if (this.spec.bodies.has(typeOf(child))) out.push(...this.namedMembers(child));
+      else out.push(child);
+    }
+    return out;
+  }
+
   private classify(node: Node): Definition | null {
     const spec = this.spec;
     let inner = node;
@@ -243,7 +254,7 @@ export class CastChunker {
       const typeNode = inner.namedChildren.find((c) => typeOf(c) === 'type_spec')?.childForFieldName('type');
       finalKind = typeNode?.type === 'struct_type' ? 'struct' : typeNode?.type === 'interface_type' ? 'interface' : 'type';
     }
-    return { outer: node, inner, kind: finalKind, name: name ?? 'default', body: this.bodyOf(inner) };
+    return { outer: node, inner, kind: finalKind, name: name ?? 'default' };
   }
 
   private classifyVariable(outer: Node, declaration: Node): Definition | null {
@@ -269,6 +280,11 @@ export class CastChunker {
     const name = inner.childForFieldName('name');
     if (name) return this.textOf(name);
     return kind === 'function' || kind === 'class' ? null : null;
+  }
+
+  private body(def: Definition): Node | null {
+    if (def.body === undefined) def.body = this.bodyOf(def.inner);
+    return def.body;
   }
 
   private bodyOf(inner: Node): Node | null {
@@ -315,11 +331,13 @@ export class CastChunker {
     const childScopeBase = { qualifier, parentSymbol: qualifiedName };
     if (this.size(defStart, end) <= this.budget) {
       this.place(draft, defStart, end);
-      if (container && def.body) this.collectNestedDefinitions(def.body, qualifier, qualifiedName);
+      const body = container ? this.body(def) : null;
+      if (body) this.collectNestedDefinitions(body, qualifier, qualifiedName);
       return;
     }
 
-    const items = def.body ? this.flattenDefinition(def.outer, def.body) : this.flatten(def.outer, def.inner);
+    const body = this.body(def);
+    const items = body ? this.flattenDefinition(def.outer, body) : this.flatten(def.outer, def.inner);
     let first = true;
     const sink = (start: number, stop: number): void => {
       if (first) {
@@ -351,14 +369,15 @@ export class CastChunker {
 
   /** Methods of a class that fits in one chunk are still symbols. */
   private collectNestedDefinitions(body: Node, qualifier: string[], parentSymbol: string): void {
-    for (const child of this.flatten(body, null)) {
+    for (const child of this.namedMembers(body)) {
       const def = this.classify(child);
       if (!def) continue;
       const container = isContainerKind(def.kind);
       const kind: SymbolKind = container ? def.kind : 'method';
       const q = [...qualifier, def.name];
       this.recordDefinition(def.name, q.join('.'), kind, parentSymbol, startOf(def.outer), endOf(def.outer));
-      if (container && def.body) this.collectNestedDefinitions(def.body, q, q.join('.'));
+      const body = container ? this.body(def) : null;
+      if (body) this.collectNestedDefinitions(body, q, q.join('.'));
     }
   }
 
@@ -378,10 +397,10 @@ export class CastChunker {
 
   private signature(def: Definition): string | null {
     const start = startOf(def.inner);
-    let end = def.body ? startOf(def.body) : endOf(def.inner);
-    if (def.body && typeOf(def.inner) === 'type_declaration') end = startOf(def.body);
+    const body = this.body(def);
+    const end = body ? startOf(body) : endOf(def.inner);
     let raw = this.src.text.slice(start, end);
-    if (!def.body) raw = raw.split('\n')[0];
+    if (!body) raw = raw.split('\n')[0];
     let sig = raw.replace(/\s+/g, ' ').trim();
     if (this.isPython) sig = sig.replace(/:$/, '');
     sig = sig.replace(/(=>|=)$/, '$1').replace(/\s*\{$/, '');
@@ -391,7 +410,7 @@ export class CastChunker {
 
   private docstring(def: Definition, defStart: number): string | null {
     if (this.isPython) {
-      const first = def.body?.firstNamedChild;
+      const first = this.body(def)?.firstNamedChild;
       const str = first?.type === 'expression_statement' ? first.firstNamedChild : null;
       if (str && typeOf(str) === 'string') return cleanPythonString(this.textOf(str));
       return null;
