@@ -87,11 +87,12 @@ export class ParsePool {
 
   private spawn(): Slot {
     const slot: Slot = { worker: createWorker(), task: null, timer: null };
-    slot.worker.on('message', (message: { id: number; result?: ChunkFileResult; error?: string }) => {
+    slot.worker.on('message', (message: { id: number; json?: string; error?: string }) => {
       const task = slot.task;
       if (!task || task.id !== message.id) return;
       this.release(slot);
-      this.finish(task, message.result ?? this.fallback(task, message.error ?? 'worker error'));
+      const result = message.json ? (JSON.parse(message.json) as ChunkFileResult) : null;
+      this.finish(task, result ?? this.fallback(task, message.error ?? 'worker error'));
     });
     slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`, false));
     slot.worker.on('exit', () => {
