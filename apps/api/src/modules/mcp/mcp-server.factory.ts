@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidFilterError, MissingWorkspaceError } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { roleAtLeast, type AuthContext } from '../auth/auth-context';
@@ -42,6 +43,7 @@ export class McpServerFactory {
   private readonly duration;
   private readonly searchLatency;
   private readonly fetchLatency;
+  private listing?: ListToolsResult;
 
   constructor(
     @Inject(MCP_TOOLS) private readonly tools: McpTool[],
@@ -64,7 +66,24 @@ export class McpServerFactory {
       const handler = (args: unknown, extra: { signal?: AbortSignal }) => this.call(tool, args, { auth, transport, callId: randomUUID(), signal: extra.signal });
       server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations }, handler as never);
     }
+    // The SDK converts every zod schema to JSON Schema on each tools/list; with a server per request that is paid every time.
+    server.server.setRequestHandler(ListToolsRequestSchema, () => this.toolListing());
     return server;
+  }
+
+  /** The tools/list answer, built once with the SDK's own converter (identical to what McpServer would list). */
+  private toolListing(): ListToolsResult {
+    this.listing ??= {
+      tools: this.tools.map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: toJsonSchemaCompat(t.input, { strictUnions: true, pipeStrategy: 'input' }) as ListToolsResult['tools'][number]['inputSchema'],
+        outputSchema: toJsonSchemaCompat(t.output, { strictUnions: true, pipeStrategy: 'output' }) as ListToolsResult['tools'][number]['outputSchema'],
+        annotations: t.annotations,
+      })),
+    };
+    return this.listing;
   }
 
   private async call(tool: McpTool, args: unknown, ctx: McpCallContext): Promise<CallToolResult> {

@@ -1,0 +1,327 @@
+/**
+ * bench:mcp — what the MCP layer adds on top of the search it wraps.
+ *
+ *   npm run bench:mcp -- --json [--chunks 100000] [--tasks 10000] [--queries 200] [--concurrency 8]
+ *
+ * Setup: the real HTTP app (`createApp`, as `sextant serve` runs it) on 127.0.0.1:<ephemeral>,
+ * a fresh data dir (SQLite + embedded store, 384-dim hash embedder), one repository with
+ * 100k code-like chunks written straight into CHUNK_INDEX (the same generator as
+ * bench:search) and 10k tasks imported through TaskHistoryService. Clients are the SDK's
+ * `Client` + `StreamableHTTPClientTransport` with a reader API key, in this process.
+ *
+ * Measured, for the same queries (half identifiers, half natural language):
+ * - `search`: the MCP tool over HTTP (per call: POST, auth, a fresh server + transport,
+ *   input/output validation, mapping, client-side parsing) vs `SearchService.search` called
+ *   in-process with the same request and options (chunk granularity, pool logging on);
+ * - `fetch` of the top 5 ids of each query: the MCP tool over HTTP vs the tool's own `run`
+ *   in-process (ChunkIndex.get + budget);
+ * each at concurrency 1 and `--concurrency`. The search result cache is invalidated before
+ * every call on both paths, so every call does the full search. Calls alternate between
+ * the two paths query by query so neither gets warmer caches. The HTTP rate limit is off.
+ * Client and server share the machine's 2 cores, so the HTTP figures include the client.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpFetchInputSchema, McpSearchOutputSchema, SearchRequestSchema } from '@sextant/contracts';
+import { HashEmbedder } from '@sextant/embeddings';
+import { CHUNK_INDEX, type ChunkIndex, type ChunkPoint } from '@sextant/retrieval';
+import { createApp } from '../apps/api/src/bootstrap';
+import { loadConfig } from '../apps/api/src/config/config.schema';
+import { ApiKeysService } from '../apps/api/src/modules/auth/api-keys.service';
+import type { AuthContext } from '../apps/api/src/modules/auth/auth-context';
+import { SearchService } from '../apps/api/src/modules/fusion/search.service';
+import { IndexingService } from '../apps/api/src/modules/indexing/services/indexing.service';
+import { FetchTool } from '../apps/api/src/modules/mcp/tools/fetch.tool';
+import { TaskHistoryService } from '../apps/api/src/modules/task-history/task-history.service';
+import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
+
+const argv = process.argv.slice(2).filter((a) => a !== '--');
+const flag = (name: string, dflt: number) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+};
+const JSON_OUT = argv.includes('--json');
+const N_CHUNKS = flag('chunks', 100_000);
+const N_TASKS = flag('tasks', 10_000);
+const N_QUERIES = flag('queries', 200);
+const CONCURRENCY = flag('concurrency', 8);
+const CHUNKS_PER_FILE = 40;
+const DIMS = 384;
+const TOP_K = 12;
+const FETCH_IDS = 5;
+const TARGET = { overhead_p50_ms: 5 };
+const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')}\n`);
+
+// --- corpus: the generator of bench/search.bench.ts, so both benches search the same kind of code ---
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const WORDS = (
+  'get set user id name list item index value key map file path read write open close parse render http request response ' +
+  'client server query build table row column config option error handler event emit listen socket token auth session cache store ' +
+  'load save update delete create insert select filter sort merge split join format encode decode buffer stream chunk node tree ' +
+  'graph edge vertex search rank score weight vector embed model train batch size count total sum avg min max range start end ' +
+  'begin finish init reset clear flush sync async await promise resolve reject timeout retry backoff queue job worker task ' +
+  'schedule cron log debug info warn trace span metric gauge counter histogram label tag version commit branch diff patch ' +
+  'repo workspace project module package import export default public private static abstract interface struct enum ' +
+  'validate schema field record entity migration transaction connection pool driver dialect sqlite postgres redis ' +
+  'cookie header body status redirect proxy agent upload download progress cancel abort signal hook plugin middleware router'
+).split(' ');
+const zipf = (r: () => number) => WORDS[Math.floor(WORDS.length * r() * r())];
+const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
+function identifier(r: () => number, parts = 1 + Math.floor(r() * 3)): string {
+  const ws = Array.from({ length: parts }, () => zipf(r));
+  return r() < 0.25 ? ws.join('_') : ws.map((w, j) => (j === 0 ? w : cap(w))).join('');
+}
+function fileSpec(f: number): { path: string; symbols: string[] } {
+  const r = rng(104_729 * (f + 1));
+  const path = `packages/${zipf(r)}-${f % 23}/src/${zipf(r)}/${identifier(r, 2)}-${f}.ts`;
+  return { path, symbols: Array.from({ length: CHUNKS_PER_FILE }, (_, c) => (c === 0 ? cap(identifier(r, 2)) : identifier(r, 2 + Math.floor(r() * 2)))) };
+}
+function chunkText(c: number, symbol: string, r: () => number): string {
+  const lines = [`/** ${cap(zipf(r))} the ${zipf(r)} ${zipf(r)} for the ${zipf(r)} ${zipf(r)}. */`];
+  lines.push(c === 0 ? `export class ${symbol} extends ${cap(identifier(r))} {` : `export async function ${symbol}(${identifier(r)}: ${cap(identifier(r))}, ${identifier(r)} = ${Math.floor(r() * 100)}) {`);
+  const body = 4 + Math.floor(r() * 10);
+  for (let l = 0; l < body; l++) {
+    const kind = r();
+    if (kind < 0.4) lines.push(`  const ${identifier(r)} = await ${identifier(r)}.${identifier(r)}(${identifier(r)}, '${zipf(r)}');`);
+    else if (kind < 0.6) lines.push(`  if (!${identifier(r)}) throw new ${cap(identifier(r))}Error('${zipf(r)} ${zipf(r)} ${zipf(r)}');`);
+    else if (kind < 0.8) lines.push(`  // ${zipf(r)} ${zipf(r)} ${zipf(r)} before ${zipf(r)} ${zipf(r)}`);
+    else lines.push(`  this.${identifier(r)} = ${identifier(r)}(${identifier(r)}.${zipf(r)}, ${Math.floor(r() * 1000)});`);
+  }
+  lines.push(`  return ${identifier(r)};`, '}');
+  return lines.join('\n');
+}
+
+function pct(xs: readonly number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return NaN;
+  const idx = ((s.length - 1) * p) / 100;
+  const lo = Math.floor(idx);
+  const hi = Math.ceil(idx);
+  return +(s[lo] + (s[hi] - s[lo]) * (idx - lo)).toFixed(2);
+}
+const stats = (ms: number[]) => ({ p50: pct(ms, 50), p95: pct(ms, 95), mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2), n: ms.length });
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t, value };
+}
+
+/** Runs `work(i, worker)` for i in [0, n) on `concurrency` workers; returns the wall time. */
+async function pool(n: number, concurrency: number, work: (i: number, worker: number) => Promise<void>): Promise<{ wallS: number }> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async (_, w) => {
+    while (next < n) await work(next++, w);
+  }));
+  return { wallS: (performance.now() - t0) / 1000 };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sextant-bench-mcp-'));
+  const repoDir = mkdtempSync(join(tmpdir(), 'sextant-bench-mcp-repo-'));
+  const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_ALLOWED_ROOTS: repoDir, LOG_LEVEL: 'warn', EMBEDDINGS_PROVIDER: 'hash', EMBEDDINGS_DIM: String(DIMS), SEXTANT_RATE_LIMIT: '0', DATABASE_URL: '' });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address();
+  const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  const clients: Client[] = [];
+  try {
+    const ws = (await app.get(WorkspacesService).ensureDefault()).id;
+    const repo = await app.get(IndexingService).register(ws, { path: repoDir, name: 'bench' });
+    const chunks = app.get<ChunkIndex>(CHUNK_INDEX);
+    const embedder = new HashEmbedder({ dimensions: DIMS });
+
+    // --- corpus -------------------------------------------------------------------------------
+    let t0 = performance.now();
+    const files: Array<{ path: string; symbols: string[] }> = [];
+    let batch: Array<Omit<ChunkPoint, 'vector'>> = [];
+    const flush = async () => {
+      const vectors = await embedder.embedDocuments(batch.map((p) => p.text));
+      await chunks.upsert(batch.map((p, i) => ({ ...p, vector: vectors[i] })));
+      batch = [];
+    };
+    let written = 0;
+    for (let f = 0; written < N_CHUNKS; f++) {
+      const spec = fileSpec(f);
+      files.push(spec);
+      const r = rng(7_919 * (f + 1));
+      let line = 0;
+      let byte = 0;
+      for (let c = 0; c < CHUNKS_PER_FILE && written < N_CHUNKS; c++, written++) {
+        const text = chunkText(c, spec.symbols[c], r);
+        const lines = text.split('\n').length;
+        const symbol = c === 0 ? spec.symbols[0] : `${spec.symbols[0]}.${spec.symbols[c]}`;
+        batch.push({
+          id: randomUUID(),
+          text: `${spec.path}\n${symbol}\n${text}`,
+          payload: {
+            workspaceId: ws, repoId: repo.id, path: spec.path, lang: 'typescript', chunkType: c === 0 ? 'class' : c % 3 === 0 ? 'method' : 'function',
+            name: spec.symbols[c], symbol, symbols: [symbol], parentId: null, signature: text.split('\n')[1],
+            startLine: line, endLine: line + lines - 1, startByte: byte, endByte: byte + text.length, contentHash: `${f}:${c}`, content: text,
+          },
+        });
+        line += lines + 1;
+        byte += text.length + 1;
+        if (batch.length === 1000) await flush();
+      }
+    }
+    if (batch.length) await flush();
+    const chunkLoadS = (performance.now() - t0) / 1000;
+    log(`chunks: ${written} in ${chunkLoadS.toFixed(1)} s`);
+    t0 = performance.now();
+    const taskInputs = Array.from({ length: N_TASKS }, (_, t) => {
+      const r = rng(31_337 * (t + 1));
+      const touched = Array.from({ length: 1 + Math.floor(r() * 4) }, () => files[Math.floor(files.length * r() * r())]);
+      return {
+        id: `T-${t}`,
+        title: `${['Fix', 'Add', 'Refactor', 'Speed up', 'Handle'][t % 5]} ${zipf(r)} ${zipf(r)} in ${touched[0].symbols[Math.floor(r() * CHUNKS_PER_FILE)]}`,
+        body: `When the ${zipf(r)} ${zipf(r)} ${zipf(r)} the ${identifier(r)} ${zipf(r)}s.`,
+        files: [...new Set(touched.map((x) => x.path))],
+      };
+    });
+    for (let i = 0; i < taskInputs.length; i += 2000) await app.get(TaskHistoryService).importTasks(ws, taskInputs.slice(i, i + 2000), { source: 'bench', repositoryId: repo.id });
+    log(`tasks: ${N_TASKS} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+    const queries = [
+      ...new Set(
+        Array.from({ length: N_QUERIES * 2 }, (_, q) => {
+          const r = rng(99_991 * (q + 1));
+          const file = files[Math.floor(files.length * r())];
+          return q % 2 === 0 ? file.symbols[Math.floor(r() * CHUNKS_PER_FILE)] : `how does the ${zipf(r)} ${zipf(r)} ${zipf(r)} when ${zipf(r)} ${zipf(r)}`;
+        }),
+      ),
+    ].slice(0, N_QUERIES);
+
+    // --- the two paths ------------------------------------------------------------------------
+    const key = await app.get(ApiKeysService).create(ws, { name: 'bench', role: 'reader' });
+    const auth: AuthContext = { workspaceId: ws, role: 'reader', principal: `key:${key.id}` };
+    const search = app.get(SearchService);
+    const fetchTool = app.get(FetchTool);
+    const fresh = () => search.onIndexChanged({ workspaceId: ws });
+    const inProcessSearch = (q: string) => {
+      fresh();
+      return search.search(ws, SearchRequestSchema.parse({ query: q, top_k: TOP_K, rerank: true, granularity: 'chunk' }), { principal: auth.principal });
+    };
+    const inProcessFetch = (ids: string[]) => fetchTool.run(McpFetchInputSchema.parse({ objectIds: ids }), { auth, transport: 'http', callId: randomUUID() });
+    for (let i = 0; i < Math.max(1, CONCURRENCY); i++) {
+      const c = new Client({ name: 'bench', version: '1.0.0' });
+      await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${key.key}` } } }));
+      clients.push(c);
+    }
+    const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+      const res = (await c.callTool({ name, arguments: args })) as CallToolResult;
+      if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
+      return res;
+    };
+    const mcpSearch = (c: Client, q: string) => {
+      fresh();
+      return call(c, 'search', { query: q, top_k: TOP_K, rerank: true });
+    };
+    const mcpFetch = (c: Client, ids: string[]) => call(c, 'fetch', { objectIds: ids });
+
+    // Ids to fetch per query, and warm-up of both paths.
+    const idsOf: string[][] = [];
+    for (let i = 0; i < queries.length; i++) idsOf[i] = (await inProcessSearch(queries[i])).results.slice(0, FETCH_IDS).map((r) => r.id);
+    for (let i = 0; i < 20; i++) {
+      await mcpSearch(clients[0], queries[i % queries.length]);
+      await mcpFetch(clients[0], idsOf[i % queries.length]);
+      await inProcessFetch(idsOf[i % queries.length]);
+    }
+    const emptyFetch = idsOf.filter((ids) => !ids.length).length;
+
+    // Concurrency 1, alternating paths query by query.
+    const c1 = { search: { inproc: [] as number[], http: [] as number[], paired: [] as number[] }, fetch: { inproc: [] as number[], http: [] as number[], paired: [] as number[] } };
+    let mismatched = 0;
+    for (let i = 0; i < queries.length; i++) {
+      const q = queries[i];
+      const mcpFirst = i % 2 === 1;
+      const a = mcpFirst ? await timed(() => mcpSearch(clients[0], q)) : await timed(() => inProcessSearch(q));
+      const b = mcpFirst ? await timed(() => inProcessSearch(q)) : await timed(() => mcpSearch(clients[0], q));
+      const [mcp, inproc] = mcpFirst ? [a, b] : [b, a];
+      c1.search.http.push(mcp.ms);
+      c1.search.inproc.push(inproc.ms);
+      c1.search.paired.push(mcp.ms - inproc.ms);
+      const viaMcp = McpSearchOutputSchema.parse((mcp.value as CallToolResult).structuredContent).results.map((r) => r.id);
+      const direct = (inproc.value as Awaited<ReturnType<typeof inProcessSearch>>).results.map((r) => r.id);
+      if (viaMcp.join() !== direct.filter((id) => viaMcp.includes(id)).join()) mismatched++;
+      if (!idsOf[i].length) continue;
+      const fa = mcpFirst ? await timed(() => mcpFetch(clients[0], idsOf[i])) : await timed(() => inProcessFetch(idsOf[i]));
+      const fb = mcpFirst ? await timed(() => inProcessFetch(idsOf[i])) : await timed(() => mcpFetch(clients[0], idsOf[i]));
+      const [fm, fi] = mcpFirst ? [fa, fb] : [fb, fa];
+      c1.fetch.http.push(fm.ms);
+      c1.fetch.inproc.push(fi.ms);
+      c1.fetch.paired.push(fm.ms - fi.ms);
+    }
+    log('concurrency 1', { search: { http: stats(c1.search.http), inproc: stats(c1.search.inproc) }, fetch: { http: stats(c1.fetch.http), inproc: stats(c1.fetch.inproc) } });
+
+    // Concurrency N: each path on its own (interleaving under load would measure the mix).
+    const cN = { search: { inproc: [] as number[], http: [] as number[] }, fetch: { inproc: [] as number[], http: [] as number[] }, qps: { search_inproc: 0, search_http: 0 } };
+    const runN = async (label: keyof typeof cN.qps, fn: (i: number, w: number) => Promise<unknown>, sink: number[]) => {
+      const { wallS } = await pool(queries.length, CONCURRENCY, async (i, w) => sink.push((await timed(() => fn(i, w))).ms));
+      cN.qps[label] = +(queries.length / wallS).toFixed(1);
+    };
+    await runN('search_inproc', (i) => inProcessSearch(queries[i]), cN.search.inproc);
+    await runN('search_http', (i, w) => mcpSearch(clients[w], queries[i]), cN.search.http);
+    await pool(queries.length, CONCURRENCY, async (i) => void (idsOf[i].length && cN.fetch.inproc.push((await timed(() => inProcessFetch(idsOf[i]))).ms)));
+    await pool(queries.length, CONCURRENCY, async (i, w) => void (idsOf[i].length && cN.fetch.http.push((await timed(() => mcpFetch(clients[w], idsOf[i]))).ms)));
+    log(`concurrency ${CONCURRENCY}`, { search: { http: stats(cN.search.http), inproc: stats(cN.search.inproc) }, fetch: { http: stats(cN.fetch.http), inproc: stats(cN.fetch.inproc) }, qps: cN.qps });
+
+    const s1 = { http: stats(c1.search.http), inprocess: stats(c1.search.inproc) };
+    const f1 = { http: stats(c1.fetch.http), inprocess: stats(c1.fetch.inproc) };
+    const overhead = {
+      search_p50_ms: +(s1.http.p50 - s1.inprocess.p50).toFixed(2),
+      search_paired_p50_ms: pct(c1.search.paired, 50),
+      fetch_p50_ms: +(f1.http.p50 - f1.inprocess.p50).toFixed(2),
+      fetch_paired_p50_ms: pct(c1.fetch.paired, 50),
+      [`search_p50_ms_c${CONCURRENCY}`]: +(pct(cN.search.http, 50) - pct(cN.search.inproc, 50)).toFixed(2),
+    };
+    const result = {
+      bench: 'mcp',
+      chunks: written,
+      tasks: N_TASKS,
+      dims: DIMS,
+      store: 'embedded',
+      queries: queries.length,
+      top_k: TOP_K,
+      fetch_ids: FETCH_IDS,
+      load_s: +chunkLoadS.toFixed(1),
+      latency_ms: {
+        search: { c1: s1, [`c${CONCURRENCY}`]: { http: stats(cN.search.http), inprocess: stats(cN.search.inproc) } },
+        fetch: { c1: f1, [`c${CONCURRENCY}`]: { http: stats(cN.fetch.http), inprocess: stats(cN.fetch.inproc) } },
+      },
+      qps: { concurrency: CONCURRENCY, ...cN.qps },
+      overhead_ms: overhead,
+      checks: { result_order_mismatches: mismatched, queries_without_results: emptyFetch },
+      target: { ...TARGET, met: overhead.search_p50_ms <= TARGET.overhead_p50_ms },
+    };
+    if (JSON_OUT) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else log(JSON.stringify(result, null, 2));
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(repoDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench:mcp failed: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});
