@@ -45,10 +45,13 @@ function ftsOracle(docs: Map<number, string[]>) {
 const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 
 describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
-  it('returns the same documents with the same BM25 scores, in every mode, under any edit history', () => {
+  it.each([
+    ['by probing records', 0],
+    ['by counting postings', Infinity],
+  ])('returns the same documents with the same BM25 scores, in every mode, under any edit history (intersecting %s)', (_how, probeCost) => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 60 }).filter((ops) => ops.some((o) => o.kind === 'put')), fc.array(query, { minLength: 1, maxLength: 8 }), (ops, queries) => {
-        const index = new KeywordIndex();
+        const index = new KeywordIndex({ probeCost });
         const live = new Map<number, string[]>();
         const records = new Map<number, Buffer>();
         const terms: { id: number; term: string }[] = [];
@@ -66,7 +69,7 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
           }
         }
         // A restart: the persisted vocabulary and records, restored into a fresh index, then edited again.
-        const restored = new KeywordIndex();
+        const restored = new KeywordIndex({ probeCost });
         for (const { id, term } of terms) restored.defineTerm(id, term);
         for (const [slot, record] of records) restored.restore(slot, record);
         restored.finishRestore();

@@ -84,8 +84,14 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private liveCount = 0;
   private scratch = new Int8Array(0);
   private keyword = new KeywordIndex();
-  /** Slots per path code, so deletes and counts by exact path skip the full scan. */
-  private pathSlots: (Set<number> | undefined)[] = [];
+  private readonly recordScratch = { buffer: new Int32Array(1024) };
+  /**
+   * Slots per path as doubly linked lists in typed arrays (values are slot + 1, 0 = none), so
+   * deletes and counts by exact path skip the full scan without an object per path.
+   */
+  private pathHead = new Int32Array(1024);
+  private pathNext = new Int32Array(0);
+  private pathPrev = new Int32Array(0);
 
   private readonly stmt: Record<string, Database.Statement>;
 
@@ -171,7 +177,9 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.freeSlots = [];
     this.liveCount = 0;
     this.keyword = new KeywordIndex();
-    this.pathSlots = [];
+    this.pathHead = new Int32Array(1024);
+    this.pathNext = new Int32Array(0);
+    this.pathPrev = new Int32Array(0);
     for (const { id, term } of this.stmt.terms.iterate() as Iterable<{ id: number; term: string }>) this.keyword.defineTerm(id, term);
     // Rows from before keyword records (upgraded FTS5 files) carry plain tokens: encode them once.
     const converted: [slot: number, record: Buffer][] = [];
@@ -212,6 +220,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.live = grow(this.live, (n) => new Uint8Array(n), 1);
     this.keyCols = this.keyCols.map((c) => grow(c, (n) => new Int32Array(n), 1));
     this.pathCol = grow(this.pathCol, (n) => new Int32Array(n), 1);
+    this.pathNext = grow(this.pathNext, (n) => new Int32Array(n), 1);
+    this.pathPrev = grow(this.pathPrev, (n) => new Int32Array(n), 1);
     this.capacity = cap;
   }
 
@@ -234,12 +244,23 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         c = this.pathList.length;
         this.pathList.push(facts.path);
         this.pathDict.set(facts.path, c);
+        if (c >= this.pathHead.length) {
+          const head = new Int32Array(2 * c);
+          head.set(this.pathHead);
+          this.pathHead = head;
+        }
       }
       pc = c;
     }
-    if (this.live[slot] && this.pathCol[slot] !== pc) this.pathSlots[this.pathCol[slot]]?.delete(slot);
+    if (this.live[slot]) this.unlinkPath(slot);
     this.pathCol[slot] = pc;
-    if (pc !== 0) (this.pathSlots[pc] ??= new Set()).add(slot);
+    if (pc !== 0) {
+      const next = this.pathHead[pc];
+      this.pathNext[slot] = next;
+      this.pathPrev[slot] = 0;
+      if (next) this.pathPrev[next - 1] = slot + 1;
+      this.pathHead[pc] = slot + 1;
+    }
     this.tagsBySlot[slot] = facts.tags.length ? facts.tags : undefined;
     if (!this.live[slot]) this.liveCount++;
     this.live[slot] = 1;
@@ -247,12 +268,24 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.slotById.set(id, slot);
   }
 
+  private unlinkPath(slot: number): void {
+    const pc = this.pathCol[slot];
+    if (pc === 0) return;
+    const prev = this.pathPrev[slot];
+    const next = this.pathNext[slot];
+    if (prev) this.pathNext[prev - 1] = next;
+    else this.pathHead[pc] = next;
+    if (next) this.pathPrev[next - 1] = prev;
+    this.pathNext[slot] = 0;
+    this.pathPrev[slot] = 0;
+  }
+
   private clearSlot(slot: number): void {
     const id = this.idBySlot[slot];
     if (id !== undefined) this.slotById.delete(id);
     if (this.live[slot]) {
       this.liveCount--;
-      this.pathSlots[this.pathCol[slot]]?.delete(slot);
+      this.unlinkPath(slot);
     }
     this.live[slot] = 0;
     this.pathCol[slot] = 0;
@@ -331,7 +364,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const f32 = batch.subarray(idx * dims, (idx + 1) * dims);
         quantizeInto(f32, this.scale!, i8);
         this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
-          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(records[idx]));
+          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(records[idx], this.recordScratch));
         this.setFacts(slot, p.id, facts);
         this.vectors.set(i8, slot * dims);
         this.keyword.insert(slot, records[idx]);
@@ -432,11 +465,9 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       // Exact paths (the indexer's "delete this batch's old chunks"): visit only their slots.
       for (const path of exactPaths) {
         const pc = this.pathDict.get(path);
-        const slots = pc === undefined ? undefined : this.pathSlots[pc];
-        if (!slots) continue;
-        for (const s of slots) {
-          if (checkSlot(s)) {
-            mask[s] = 1;
+        for (let s1 = pc === undefined ? 0 : this.pathHead[pc]; s1 !== 0; s1 = this.pathNext[s1 - 1]) {
+          if (checkSlot(s1 - 1)) {
+            mask[s1 - 1] = 1;
             count++;
           }
         }

@@ -6,10 +6,16 @@ export interface KeywordHit {
   score: number;
 }
 
-/** BM25 parameters; the defaults are FTS5's `bm25()` so scores match what the store returned before. */
-export interface Bm25Params {
+/** BM25 parameters (defaults: FTS5's `bm25()`, so scores match what the store returned before) and tuning. */
+export interface KeywordIndexOptions {
   k1?: number;
   b?: number;
+  /**
+   * Cost of probing one document's record for a term, in posting visits (default 8). AND and
+   * PHRASE intersect by counting over all postings when that is cheaper than probing every
+   * document of the rarest term. 0 forces probing, Infinity forces counting (tests cover both).
+   */
+  probeCost?: number;
 }
 
 /**
@@ -62,6 +68,7 @@ const MAX_PACKED = 0xffff;
 export class KeywordIndex {
   private readonly k1: number;
   private readonly b: number;
+  private readonly probeCost: number;
   private readonly vocab = new TermDictionary();
   private newTerms: { id: number; term: string }[] = [];
 
@@ -81,6 +88,7 @@ export class KeywordIndex {
   // Scratch: query accumulators; encode()'s token ids, distinct ids, tf; per-term stamp / rank.
   private acc = new Float64Array(0);
   private touched = new Int32Array(0);
+  private hits = new Int32Array(0);
   private ids = new Int32Array(256);
   private uniq = new Int32Array(256);
   private tfs = new Int32Array(256);
@@ -88,9 +96,10 @@ export class KeywordIndex {
   private rank = new Int32Array(1024);
   private stampCounter = 0;
 
-  constructor({ k1 = 1.2, b = 0.75 }: Bm25Params = {}) {
+  constructor({ k1 = 1.2, b = 0.75, probeCost = 8 }: KeywordIndexOptions = {}) {
     this.k1 = k1;
     this.b = b;
+    this.probeCost = probeCost;
   }
 
   /** Documents indexed (including ones with no tokens: they count towards BM25's N like FTS5 rows). */
@@ -189,13 +198,22 @@ export class KeywordIndex {
     for (let j = 0; j < u; j++) data[HEAD + u + j] = this.appendPosting(data[HEAD + j], slot, wide ? data[base + j] : unpack(data, base, j));
   }
 
-  /** The record as persisted: the `encode` layout without the posting indexes (little-endian int32). */
-  static serialize(data: Int32Array): Buffer {
+  /**
+   * The record as persisted: the `encode` layout without the posting indexes (little-endian
+   * int32). With `into`, the bytes are written there (grown when short) and a view returned —
+   * for callers that hand them straight to SQLite, which copies.
+   */
+  static serialize(data: Int32Array, into?: { buffer: Int32Array }): Buffer {
     const u = data[0];
-    const out = new Int32Array(data.length - u);
+    const words = data.length - u;
+    let out: Int32Array;
+    if (into) {
+      if (into.buffer.length < words) into.buffer = new Int32Array(Math.max(words, 2 * into.buffer.length));
+      out = into.buffer;
+    } else out = new Int32Array(words);
     out.set(data.subarray(0, HEAD + u));
     out.set(data.subarray(HEAD + 2 * u), HEAD + u);
-    return Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+    return Buffer.from(out.buffer, out.byteOffset, words * 4);
   }
 
   /**
@@ -204,8 +222,12 @@ export class KeywordIndex {
    */
   restore(slot: number, blob: Uint8Array): void {
     if (blob.byteLength % 4 !== 0 || blob.byteLength < 4 * HEAD) throw new Error(`keyword record of slot ${slot} is corrupt (${blob.byteLength} bytes)`);
-    const stored = new Int32Array(blob.byteLength / 4);
-    new Uint8Array(stored.buffer).set(blob);
+    let stored: Int32Array;
+    if (blob.byteOffset % 4 === 0) stored = new Int32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
+    else {
+      stored = new Int32Array(blob.byteLength / 4);
+      new Uint8Array(stored.buffer).set(blob);
+    }
     const u = stored[0];
     const n = stored[1];
     const expected = HEAD + u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
@@ -388,14 +410,72 @@ export class KeywordIndex {
     return idf > 0 ? idf : 1e-6;
   }
 
-  private searchOr(terms: readonly string[], mask: Uint8Array, k: number): KeywordHit[] {
-    const ids = this.lookup(terms, false)!;
-    if (!ids.length) return [];
+  /** Per-slot query scratch: score accumulators, matched-term counts, touched slots (all zero between queries). */
+  private scratch(): void {
     const cap = this.docLen.length;
     if (this.acc.length < cap) {
       this.acc = new Float64Array(cap);
       this.touched = new Int32Array(cap);
+      this.hits = new Int32Array(cap);
     }
+  }
+
+  /**
+   * Whether intersecting by counting (one sequential pass over every term's postings) beats
+   * probing each of the rarest term's documents for the other terms (a binary search in a
+   * record that is usually not in cache, `probeCost` posting visits each).
+   */
+  private countingIsCheaper(ids: readonly number[]): boolean {
+    let total = 0;
+    for (const id of ids) total += this.pLen[id];
+    return total < this.pLen[ids[0]] * (ids.length - 1) * this.probeCost;
+  }
+
+  /**
+   * Slots containing every term of `ids` (rarest first), restricted to `mask` when given, with
+   * BM25 sums in `acc` when `weights` is given. Leaves `hits` / `acc` set for the returned slots
+   * in `touched[0..n)`; the caller resets them with {@link clearTouched}.
+   */
+  private countAll(ids: readonly number[], mask: Uint8Array | null, weights: readonly number[] | null): number {
+    this.scratch();
+    const { acc, touched, hits, docLen, pool } = this;
+    const c0 = this.k1 * (1 - this.b);
+    const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
+    const maskLen = mask ? mask.length : 0;
+    let nt = 0;
+    for (let j = 0; j < ids.length; j++) {
+      const w = weights ? weights[j] : 0;
+      const start = this.pStart[ids[j]];
+      const end = start + 2 * this.pLen[ids[j]];
+      for (let p = start; p < end; p += 2) {
+        const s = pool[p];
+        if (hits[s] !== j) continue;
+        if (j === 0) {
+          if (mask && (s >= maskLen || mask[s] !== 1)) continue;
+          touched[nt++] = s;
+        }
+        hits[s] = j + 1;
+        if (weights) {
+          const tf = pool[p + 1];
+          acc[s] += (w * tf) / (tf + c0 + c1 * docLen[s]);
+        }
+      }
+    }
+    return nt;
+  }
+
+  private clearTouched(n: number): void {
+    for (let i = 0; i < n; i++) {
+      const s = this.touched[i];
+      this.acc[s] = 0;
+      this.hits[s] = 0;
+    }
+  }
+
+  private searchOr(terms: readonly string[], mask: Uint8Array, k: number): KeywordHit[] {
+    const ids = this.lookup(terms, false)!;
+    if (!ids.length) return [];
+    this.scratch();
     const { acc, touched, docLen, pool } = this;
     const k1p1 = this.k1 + 1;
     const c0 = this.k1 * (1 - this.b);
@@ -433,6 +513,15 @@ export class KeywordIndex {
     const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
     const { docLen, pool } = this;
     const heap = new TopK(k);
+    if (m > 1 && this.countingIsCheaper(ids)) {
+      const n = this.countAll(ids, mask, weights);
+      for (let i = 0; i < n; i++) {
+        const s = this.touched[i];
+        if (this.hits[s] === m) heap.push(s, this.acc[s]);
+      }
+      this.clearTouched(n);
+      return heap.sorted();
+    }
     const start = this.pStart[ids[0]];
     const end = start + 2 * this.pLen[ids[0]];
     const maskLen = mask.length;
@@ -463,23 +552,35 @@ export class KeywordIndex {
     const ids = this.lookup(tokens, true);
     if (!ids) return [];
     const distinct = [...new Set(ids)].sort((x, y) => this.pLen[x] - this.pLen[y]);
-    const start = this.pStart[distinct[0]];
-    const end = start + 2 * this.pLen[distinct[0]];
+    // Candidates: documents with every distinct term (by counting when cheaper), else all of the
+    // rarest term's documents. Masked or not: the phrase's document frequency is a collection statistic.
+    let candidates: Int32Array;
+    let nc: number;
+    if (distinct.length > 1 && this.countingIsCheaper(distinct)) {
+      const n = this.countAll(distinct, null, null);
+      candidates = new Int32Array(n);
+      nc = 0;
+      for (let i = 0; i < n; i++) if (this.hits[this.touched[i]] === distinct.length) candidates[nc++] = this.touched[i];
+      this.clearTouched(n);
+    } else {
+      const start = this.pStart[distinct[0]];
+      nc = this.pLen[distinct[0]];
+      candidates = new Int32Array(nc);
+      for (let i = 0; i < nc; i++) candidates[i] = this.pool[start + 2 * i];
+    }
     const m = ids.length;
     const qLocal = new Int32Array(m);
     const localOf = new Map<number, number>();
     const hitSlots: number[] = [];
     const hitTf: number[] = [];
     let df = 0;
-    // Every candidate is verified, masked or not: the phrase's document frequency (its idf) is a
-    // collection statistic, like FTS5's.
-    candidates: for (let p = start; p < end; p += 2) {
-      const s = this.pool[p];
+    verify: for (let c = 0; c < nc; c++) {
+      const s = candidates[c];
       const data = this.docs[s]!;
       const u = data[0];
       for (const id of distinct) {
         const li = search(data, HEAD, u, id);
-        if (li < 0) continue candidates;
+        if (li < 0) continue verify;
         localOf.set(id, li);
       }
       for (let i = 0; i < m; i++) qLocal[i] = localOf.get(ids[i])!;
