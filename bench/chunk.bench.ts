@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     const sample = parsed.slice(0, 400);
     let parseCpu = Infinity;
     let chunkCpu = Infinity;
-    for (let round = 0; round < 2; round++) {
+    for (let round = 0; round < 3; round++) {
       let t = cpuMs();
       for (const j of sample) parseFile(j.text, j.lang as Exclude<Language, 'markdown'>);
       parseCpu = Math.min(parseCpu, cpuMs() - t);
