@@ -4,6 +4,8 @@ import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-st
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import Redis from 'ioredis';
 
+const REDIS_RETRY_MS = 5000;
+
 /**
  * Hit counters for the rate limiter: in Redis when REDIS_URL is set (so every process
  * shares one count per key), in memory otherwise. If Redis stops answering, counting
@@ -15,10 +17,12 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
   private readonly redis?: Redis;
   private readonly shared?: ThrottlerStorageRedisService;
   private degraded = false;
+  /** While Redis is failing, requests skip it until this time instead of each waiting for a timeout. */
+  private retryRedisAt = 0;
 
   constructor(redisUrl?: string) {
     if (!redisUrl) return;
-    this.redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, commandTimeout: 1000, enableOfflineQueue: true });
+    this.redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 2000, commandTimeout: 1000 });
     this.redis.on('error', (err: Error) => this.warnOnce(`Redis rate-limit storage unavailable (${err.message}); counting per process`));
     this.shared = new ThrottlerStorageRedisService(this.redis);
   }
@@ -28,12 +32,14 @@ export class RateLimitStorage implements ThrottlerStorage, OnApplicationShutdown
   }
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
-    if (this.shared) {
+    if (this.shared && Date.now() >= this.retryRedisAt) {
       try {
         const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
+        if (this.degraded) this.logger.log('Redis rate-limit storage is back; counts are shared again');
         this.degraded = false;
         return record;
       } catch (err) {
+        this.retryRedisAt = Date.now() + REDIS_RETRY_MS;
         this.warnOnce(`Redis rate-limit storage failed (${(err as Error).message}); counting per process`);
       }
     }
