@@ -92,6 +92,7 @@ export class ParsePool {
       if (!task || task.id !== message.id) return;
       this.release(slot);
       const result = message.json ? (JSON.parse(message.json) as ChunkFileResult) : null;
+      if (result) for (const chunk of result.chunks) chunk.embedText += chunk.content;
       this.finish(task, result ?? this.fallback(task, message.error ?? 'worker error'));
     });
     slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`, false));
