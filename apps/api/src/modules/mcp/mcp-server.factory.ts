@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidFilterError, MissingWorkspaceError } from '@sextant/retrieval';
@@ -44,6 +45,8 @@ export class McpServerFactory {
   private readonly searchLatency;
   private readonly fetchLatency;
   private listing?: ListToolsResult;
+  /** Each Server would otherwise build its own Ajv instance (a large share of a request's CPU); it holds no per-client state. */
+  private readonly jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   constructor(
     @Inject(MCP_TOOLS) private readonly tools: McpTool[],
@@ -61,7 +64,7 @@ export class McpServerFactory {
   }
 
   create(auth: AuthContext, transport: McpCallContext['transport']): McpServer {
-    const server = new McpServer({ name: 'sextant', title: 'Sextant', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new McpServer({ name: 'sextant', title: 'Sextant', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator });
     for (const tool of this.tools) {
       const handler = (args: unknown, extra: { signal?: AbortSignal }) => this.call(tool, args, { auth, transport, callId: randomUUID(), signal: extra.signal });
       server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations }, handler as never);

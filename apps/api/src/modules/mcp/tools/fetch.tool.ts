@@ -42,9 +42,9 @@ export class FetchTool implements McpTool<typeof McpFetchInputSchema, typeof Mcp
   async run(args: z.output<typeof McpFetchInputSchema>, ctx: McpCallContext): Promise<McpToolOutcome<McpFetchOutput>> {
     const ids = [...new Set(args.objectIds)];
     const wellFormed = ids.filter((id) => UUID.test(id));
-    const [points, repos] = await Promise.all([wellFormed.length ? this.chunks.get(wellFormed, { workspaceId: ctx.auth.workspaceId }) : Promise.resolve([]), this.indexing.list(ctx.auth.workspaceId)]);
+    const points = wellFormed.length ? await this.chunks.get(wellFormed, { workspaceId: ctx.auth.workspaceId }) : [];
     const byId = new Map(points.map((p) => [p.id, p.payload]));
-    const names = new Map(repos.map((r) => [r.id, r.name]));
+    const names = new Map(points.length ? (await this.indexing.list(ctx.auth.workspaceId)).map((r) => [r.id, r.name]) : []);
     const found = ids.filter((id) => byId.has(id));
     const missing = ids.filter((id) => !byId.has(id));
     const budgeted = shareTokenBudget(
