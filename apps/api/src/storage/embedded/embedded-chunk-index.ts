@@ -42,7 +42,7 @@ export function keywordMode(options: KeywordSearchOptions | undefined, operation
 }
 
 /**
- * `ChunkIndex` on the embedded store (SQLite + in-memory int8 vectors + FTS5).
+ * `ChunkIndex` on the embedded store (SQLite + in-memory int8 vectors + in-memory BM25 index).
  *
  * @example
  * const store = openEmbeddedStore({ file: `${dataDir}/vectors.sqlite` });
