@@ -35,7 +35,8 @@ export const DEFAULT_EVAL_STRATEGY = 'rrf';
 
 /**
  * Every strategy `sextant eval run` knows, in report order: seed 000's A/B variants
- * (task_only … rrf), the other fusion strategies, and its ablations. The ablations
+ * (task_only … rrf), the other fusion strategies (weighted_default = weighted fusion with
+ * the same weights rrf uses, to compare fusion functions alone), and seed 000's ablations. The ablations
  * no_task and no_file ask the same thing as file_only and task_only (seed 000 defines them
  * that way); they are run separately so each row has its own latency measurements.
  */
@@ -48,6 +49,7 @@ export const EVAL_STRATEGIES: readonly EvalStrategySpec[] = [
   { name: 'rrf', description: 'reciprocal rank fusion of all five sources (the default)', fusion: 'rrf' },
   { name: 'cascade', description: 'cascade fusion of all five sources', fusion: 'cascade' },
   { name: 'vote', description: 'vote fusion of all five sources', fusion: 'vote' },
+  { name: 'weighted_default', description: "weighted score fusion with the workspace's own (default) per-class weights", fusion: 'weighted' },
   { name: 'no_task', description: 'ablation: without the task source (= file_only)', sources: [...FILE_SOURCES], fusion: 'rrf' },
   { name: 'no_file', description: 'ablation: without the file source (= task_only)', sources: [...TASK_SOURCES], fusion: 'rrf' },
   { name: 'no_fusion', description: 'ablation: all sources, concatenated instead of fused', fusion: 'concat' },
