@@ -59,7 +59,7 @@ describe('rate limits shared through Redis', () => {
   withRedis('two app instances share one count per key', async () => {
     // Both instances use one database (the key must be valid in both) and one Redis.
     const first = await startTestApp({ env: { ...LIMITED_ENV, REDIS_URL: redisUrl! } });
-    const shared = first.config.storage.databaseUrl ? { DATABASE_URL: first.config.storage.databaseUrl } : { SEXTANT_DATA_DIR: first.dataDir };
+    const shared: Record<string, string> = first.config.storage.databaseUrl ? { DATABASE_URL: first.config.storage.databaseUrl } : { SEXTANT_DATA_DIR: first.dataDir };
     const second = await startTestApp({ env: { ...LIMITED_ENV, REDIS_URL: redisUrl!, ...shared } });
     try {
       const { key } = await createKey(first, 'default', 'reader', 'shared');
