@@ -104,6 +104,43 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
     );
   });
 
+  it('ranks identically after heavy churn (posting pool and record arena moved and compacted) and after a restart', () => {
+    let seed = 7;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const words = Array.from({ length: 300 }, (_, i) => `w${i}`);
+    const doc = () => Array.from({ length: 5 + Math.floor(rand() * 60) }, () => words[Math.floor(words.length * rand() * rand())]);
+    const churned = new KeywordIndex();
+    const live = new Map<number, string[]>();
+    for (let op = 0; op < 30_000; op++) {
+      const slot = Math.floor(rand() * 2500);
+      if (rand() < 0.25) {
+        churned.remove(slot);
+        live.delete(slot);
+      } else {
+        const tokens = doc();
+        churned.add(slot, tokens);
+        live.set(slot, tokens);
+      }
+    }
+    const fresh = new KeywordIndex();
+    for (const [slot, tokens] of live) fresh.add(slot, tokens);
+    const restored = new KeywordIndex();
+    const records = [...live].map(([slot, tokens]) => [slot, KeywordIndex.serialize(restored.encode(tokens))] as const);
+    restored.takeNewTerms();
+    for (const [slot, record] of records) restored.restore(slot, record);
+    restored.finishRestore();
+    const mask = new Uint8Array(2500).fill(1);
+    for (let q = 0; q < 60; q++) {
+      const terms = [words[Math.floor(rand() * 40)], words[Math.floor(rand() * 300)], words[Math.floor(rand() * 10)]].slice(0, 1 + (q % 3));
+      for (const mode of ['and', 'or', 'phrase'] as const) {
+        const expected = fresh.search(terms, mode, mask, 2500);
+        expect(churned.search(terms, mode, mask, 2500)).toEqual(expected);
+        expect(restored.search(terms, mode, mask, 2500)).toEqual(expected);
+      }
+    }
+    expect(churned.size).toBe(live.size);
+  });
+
   it('handles documents too long for 16-bit positions', () => {
     const index = new KeywordIndex();
     const long = Array.from({ length: 70_000 }, (_, i) => (i % 7 === 0 ? 'http' : i % 7 === 1 ? 'response' : `w${i % 50}`));

@@ -80,7 +80,11 @@ export class KeywordIndex {
   private poolUsed = 0;
   private poolGarbage = 0;
 
-  private docs: (Int32Array | undefined)[] = [];
+  // Document records, back to back in one arena; recAt[slot] = offset + 1 (0 = no document).
+  private rec = new Int32Array(1 << 16);
+  private recUsed = 0;
+  private recGarbage = 0;
+  private recAt = new Int32Array(1024);
   private docLen = new Int32Array(1024);
   private totalLen = 0;
   private docCount = 0;
@@ -113,7 +117,7 @@ export class KeywordIndex {
   }
 
   has(slot: number): boolean {
-    return this.docs[slot] !== undefined;
+    return slot < this.recAt.length && this.recAt[slot] !== 0;
   }
 
   /** Indexes `tokens` (in document order) at `slot`, replacing whatever the slot held. */
@@ -190,12 +194,18 @@ export class KeywordIndex {
 
   /** Stores a record from {@link encode} at `slot` (replacing the slot's document) and posts its terms. */
   insert(slot: number, data: Int32Array): void {
-    if (this.docs[slot] !== undefined) this.remove(slot);
-    this.store(slot, data);
+    this.remove(slot);
+    const at = this.store(slot, data.length);
+    this.rec.set(data, at);
+    this.docLen[slot] = data[1];
+    this.totalLen += data[1];
     const u = data[0];
-    const base = HEAD + 2 * u;
+    const base = at + HEAD + 2 * u;
     const wide = data[1] > MAX_PACKED;
-    for (let j = 0; j < u; j++) data[HEAD + u + j] = this.appendPosting(data[HEAD + j], slot, wide ? data[base + j] : unpack(data, base, j));
+    for (let j = 0; j < u; j++) {
+      const pos = this.appendPosting(data[HEAD + j], slot, wide ? this.rec[base + j] : unpack(this.rec, base, j));
+      this.rec[at + HEAD + u + j] = pos;
+    }
   }
 
   /**
@@ -232,22 +242,29 @@ export class KeywordIndex {
     const n = stored[1];
     const expected = HEAD + u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
     if (u < 0 || n < u || stored.length !== expected) throw new Error(`keyword record of slot ${slot} is corrupt (u=${u}, n=${n}, ${stored.length} words)`);
-    const data = new Int32Array(stored.length + u);
-    data.set(stored.subarray(0, HEAD + u));
-    data.set(stored.subarray(HEAD + u), HEAD + 2 * u);
-    for (let j = 0; j < u; j++) if (data[HEAD + j] < 0 || data[HEAD + j] >= this.vocab.size) throw new Error(`keyword record of slot ${slot} names unknown term ${data[HEAD + j]}`);
-    if (this.docs[slot] !== undefined) this.remove(slot);
-    this.store(slot, data);
+    for (let j = 0; j < u; j++) {
+      const t = stored[HEAD + j];
+      if (t < 0 || t >= this.vocab.size) throw new Error(`keyword record of slot ${slot} names unknown term ${t}`);
+    }
+    this.remove(slot);
+    const at = this.store(slot, stored.length + u);
+    this.docLen[slot] = n;
+    this.totalLen += n;
+    this.rec.set(stored.subarray(0, HEAD + u), at);
+    this.rec.set(stored.subarray(HEAD + u), at + HEAD + 2 * u);
   }
 
   /** Builds every posting list for the restored records in two passes (exact sizes, no moves). */
   finishRestore(): void {
     const terms = this.vocab.size;
     const df = new Int32Array(terms);
-    for (const data of this.docs) {
-      if (!data) continue;
-      const u = data[0];
-      for (let j = 0; j < u; j++) df[data[HEAD + j]]++;
+    const rec = this.rec;
+    const slots = this.recAt.length;
+    for (let slot = 0; slot < slots; slot++) {
+      if (this.recAt[slot] === 0) continue;
+      const at = this.recAt[slot] - 1;
+      const u = rec[at];
+      for (let j = 0; j < u; j++) df[rec[at + HEAD + j]]++;
     }
     let total = 0;
     for (let t = 0; t < terms; t++) {
@@ -266,48 +283,50 @@ export class KeywordIndex {
     this.poolUsed = total;
     this.poolGarbage = 0;
     const pool = this.pool;
-    for (let slot = 0; slot < this.docs.length; slot++) {
-      const data = this.docs[slot];
-      if (!data) continue;
-      const u = data[0];
-      const base = HEAD + 2 * u;
-      const wide = data[1] > MAX_PACKED;
+    for (let slot = 0; slot < slots; slot++) {
+      if (this.recAt[slot] === 0) continue;
+      const at = this.recAt[slot] - 1;
+      const u = rec[at];
+      const base = at + HEAD + 2 * u;
+      const wide = rec[at + 1] > MAX_PACKED;
       for (let j = 0; j < u; j++) {
-        const t = data[HEAD + j];
+        const t = rec[at + HEAD + j];
         const pos = this.pLen[t]++;
-        const at = this.pStart[t] + 2 * pos;
-        pool[at] = slot;
-        pool[at + 1] = wide ? data[base + j] : unpack(data, base, j);
-        data[HEAD + u + j] = pos;
+        const p = this.pStart[t] + 2 * pos;
+        pool[p] = slot;
+        pool[p + 1] = wide ? rec[base + j] : unpack(rec, base, j);
+        rec[at + HEAD + u + j] = pos;
       }
     }
   }
 
   /** Removes the document at `slot` (no-op when there is none). */
   remove(slot: number): void {
-    const data = this.docs[slot];
-    if (data === undefined) return;
-    const u = data[0];
+    if (slot >= this.recAt.length || this.recAt[slot] === 0) return;
+    const at = this.recAt[slot] - 1;
+    const rec = this.rec;
+    const u = rec[at];
     const pool = this.pool;
     for (let j = 0; j < u; j++) {
-      const term = data[HEAD + j];
-      const pos = data[HEAD + u + j];
+      const term = rec[at + HEAD + j];
+      const pos = rec[at + HEAD + u + j];
       const start = this.pStart[term];
       const last = this.pLen[term] - 1;
       if (pos !== last) {
         const moved = pool[start + 2 * last];
         pool[start + 2 * pos] = moved;
         pool[start + 2 * pos + 1] = pool[start + 2 * last + 1];
-        const md = this.docs[moved]!;
-        const mu = md[0];
-        md[HEAD + mu + search(md, HEAD, mu, term)] = pos;
+        const mat = this.recAt[moved] - 1;
+        const mu = rec[mat];
+        rec[mat + HEAD + mu + search(rec, mat + HEAD, mu, term)] = pos;
       }
       this.pLen[term] = last;
     }
+    this.recGarbage += recordLength(u, rec[at + 1]);
+    this.recAt[slot] = 0;
     this.docCount--;
     this.totalLen -= this.docLen[slot];
     this.docLen[slot] = 0;
-    this.docs[slot] = undefined;
   }
 
   /**
@@ -321,12 +340,37 @@ export class KeywordIndex {
     return this.searchAnd(mode === 'phrase' ? [terms[0]] : terms, mask, k);
   }
 
-  private store(slot: number, data: Int32Array): void {
-    if (slot >= this.docLen.length) this.docLen = growInt32(this.docLen, slot + 1);
-    this.docs[slot] = data;
+  /** Reserves `words` in the record arena for `slot` (which holds no document) and returns the offset. */
+  private store(slot: number, words: number): number {
+    if (slot >= this.docLen.length) {
+      this.docLen = growInt32(this.docLen, slot + 1);
+      this.recAt = growInt32(this.recAt, slot + 1);
+    }
+    if (this.recUsed + words > this.rec.length) this.growRecords(words);
+    const at = this.recUsed;
+    this.recUsed += words;
+    this.recAt[slot] = at + 1;
     this.docCount++;
-    this.docLen[slot] = data[1];
-    this.totalLen += data[1];
+    return at;
+  }
+
+  /** Makes room for `need` more record words, compacting out removed records. */
+  private growRecords(need: number): void {
+    const live = this.recUsed - this.recGarbage;
+    const next = new Int32Array(Math.max(1 << 16, Math.ceil((live + need) * 1.5)));
+    let used = 0;
+    const old = this.rec;
+    for (let slot = 0; slot < this.recAt.length; slot++) {
+      if (this.recAt[slot] === 0) continue;
+      const at = this.recAt[slot] - 1;
+      const len = recordLength(old[at], old[at + 1]);
+      next.set(old.subarray(at, at + len), used);
+      this.recAt[slot] = used + 1;
+      used += len;
+    }
+    this.rec = next;
+    this.recUsed = used;
+    this.recGarbage = 0;
   }
 
   private termId(token: string): number {
@@ -350,7 +394,7 @@ export class KeywordIndex {
 
   private appendPosting(term: number, slot: number, tf: number): number {
     const len = this.pLen[term];
-    if (len === this.pCap[term]) this.relocate(term, Math.max(2, 2 * len));
+    if (len === this.pCap[term]) this.relocate(term, len + (len >> 1) + 2);
     const at = this.pStart[term] + 2 * len;
     this.pool[at] = slot;
     this.pool[at + 1] = tf;
@@ -371,11 +415,10 @@ export class KeywordIndex {
     this.poolUsed += need;
   }
 
-  /** Makes room for `need` more words: compacts when most of the pool is moved-out space, else doubles it. */
+  /** Makes room for `need` more words: copies the live lists into a pool 1.5 × their size, dropping moved-out space. */
   private growPool(need: number): void {
     const live = this.poolUsed - this.poolGarbage;
-    const size = Math.max(1 << 16, 2 * (live + need));
-    const next = new Int32Array(this.poolGarbage > live ? Math.max(size, this.pool.length) : Math.max(size, 2 * this.pool.length));
+    const next = new Int32Array(Math.max(1 << 16, Math.ceil((live + need) * 1.5)));
     let used = 0;
     const terms = this.vocab.size;
     for (let t = 0; t < terms; t++) {
@@ -532,14 +575,15 @@ export class KeywordIndex {
       let tf = pool[p + 1];
       let score = (weights[0] * tf) / (tf + norm);
       if (m > 1) {
-        const data = this.docs[s]!;
-        const u = data[0];
-        const base = HEAD + 2 * u;
-        const wide = data[1] > MAX_PACKED;
+        const rec = this.rec;
+        const at = this.recAt[s] - 1;
+        const u = rec[at];
+        const base = at + HEAD + 2 * u;
+        const wide = rec[at + 1] > MAX_PACKED;
         for (let j = 1; j < m; j++) {
-          const li = search(data, HEAD, u, ids[j]);
+          const li = search(rec, at + HEAD, u, ids[j]);
           if (li < 0) continue outer;
-          tf = wide ? data[base + li] : unpack(data, base, li);
+          tf = wide ? rec[base + li] : unpack(rec, base, li);
           score += (weights[j] * tf) / (tf + norm);
         }
       }
@@ -569,31 +613,41 @@ export class KeywordIndex {
       for (let i = 0; i < nc; i++) candidates[i] = this.pool[start + 2 * i];
     }
     const m = ids.length;
+    const nd = distinct.length;
+    const slotOf = ids.map((id) => distinct.indexOf(id)); // query position -> distinct index
+    const distinctLocal = new Int32Array(nd);
     const qLocal = new Int32Array(m);
-    const localOf = new Map<number, number>();
     const hitSlots: number[] = [];
     const hitTf: number[] = [];
+    const rec = this.rec;
     let df = 0;
     verify: for (let c = 0; c < nc; c++) {
       const s = candidates[c];
-      const data = this.docs[s]!;
-      const u = data[0];
-      for (const id of distinct) {
-        const li = search(data, HEAD, u, id);
+      const at = this.recAt[s] - 1;
+      const u = rec[at];
+      for (let d = 0; d < nd; d++) {
+        const li = search(rec, at + HEAD, u, distinct[d]);
         if (li < 0) continue verify;
-        localOf.set(id, li);
+        distinctLocal[d] = li;
       }
-      for (let i = 0; i < m; i++) qLocal[i] = localOf.get(ids[i])!;
-      const base = HEAD + 2 * u;
-      const wide = data[1] > MAX_PACKED;
-      const at = (i: number) => (wide ? data[base + u + i] : unpack(data, base, u + i));
-      const last = data[1] - m;
+      for (let i = 0; i < m; i++) qLocal[i] = distinctLocal[slotOf[i]];
+      const seq = at + HEAD + 2 * u; // token i is entry u + i of the local area
+      const last = rec[at + 1] - m;
       let tf = 0;
-      for (let i = 0; i <= last; i++) {
-        if (at(i) !== qLocal[0]) continue;
-        let j = 1;
-        while (j < m && at(i + j) === qLocal[j]) j++;
-        if (j === m) tf++;
+      if (rec[at + 1] > MAX_PACKED) {
+        for (let i = 0; i <= last; i++) {
+          if (rec[seq + u + i] !== qLocal[0]) continue;
+          let j = 1;
+          while (j < m && rec[seq + u + i + j] === qLocal[j]) j++;
+          if (j === m) tf++;
+        }
+      } else {
+        for (let i = 0; i <= last; i++) {
+          if (unpack(rec, seq, u + i) !== qLocal[0]) continue;
+          let j = 1;
+          while (j < m && unpack(rec, seq, u + i + j) === qLocal[j]) j++;
+          if (j === m) tf++;
+        }
       }
       if (tf === 0) continue;
       df++;
@@ -613,6 +667,11 @@ export class KeywordIndex {
     }
     return heap.sorted();
   }
+}
+
+/** Words of an in-memory record with `u` distinct terms and `n` tokens. */
+function recordLength(u: number, n: number): number {
+  return HEAD + 2 * u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
 }
 
 /** Entry `i` of the 16-bit packed area starting at word `base`. */
