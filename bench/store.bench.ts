@@ -13,6 +13,7 @@
  * the topic centre ≈ 0.75), text is code-like (camelCase / snake_case identifiers from a Zipfian
  * vocabulary, keywords, calls). Other agents share the 2 cores, so latencies may be depressed.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -251,6 +252,9 @@ async function main() {
     recallRescored += b.filter((h) => want.has(h.id)).length / 10;
   }
   await store.close();
+  // RSS of a fresh process that only opens the store and searches it (a restarted server): the
+  // in-process figures above also carry the allocator's leftovers from the upsert phase.
+  const child = JSON.parse(execFileSync(process.execPath, [...process.execArgv, __filename, '--child-rss', file], { encoding: 'utf8' }).trim().split('\n').pop()!);
   rmSync(dir, { recursive: true, force: true });
 
   const result = {
@@ -272,14 +276,35 @@ async function main() {
     rawExactSearchInt8Ms: rawExact,
     overheadRatio: { dense: +(dense.p50 / rawExact.p50).toFixed(2), denseNoRescore: +(denseNoRescore.p50 / rawExact.p50).toFixed(2) },
     recallAt10: { int8: +(recallInt8 / RECALL_Q).toFixed(4), int8Rescored: +(recallRescored / RECALL_Q).toFixed(4) },
-    rssMb: { afterSearches: mb(rss), afterGc: mb(rssAfterGc), atStart: mb(rssStart) },
+    rssMb: { afterSearches: mb(rss), afterGc: mb(rssAfterGc), atStart: mb(rssStart), freshProcess: child.rssMb, freshProcessLoadMs: child.loadMs },
     targets: { denseP50: 8, filteredP50: 12, keywordP95: 25, recall: 0.97, rssMb: 600, upsertPointsPerSec: 20000, deleteByPathsP50: 5 },
   };
   if (!JSON_OUT) log(JSON.stringify(result, null, 2));
   console.log(JSON.stringify(result)); // eslint-disable-line no-console
 }
 
-main().catch((e) => {
+/** `--child-rss <file>`: open the store, run a few searches of each kind, print RSS. */
+async function childRss(file: string) {
+  const t = process.hrtime.bigint();
+  const store = openEmbeddedStore({ file });
+  const loadMs = Number(process.hrtime.bigint() - t) / 1e6;
+  const ws: IndexFilter = { workspaceId: 'ws-bench' };
+  for (let q = 0; q < 20; q++) {
+    await store.chunks.searchDense(vectorOf(N + 10 * q, 17), ws, 10);
+    for (const mode of ['and', 'or', 'phrase'] as const) await store.chunks.searchKeyword(textOf(q).split('\n')[1], ws, 10, { mode });
+  }
+  const rssMb = mb(process.memoryUsage().rss);
+  await store.close();
+  console.log(JSON.stringify({ rssMb, loadMs: Math.round(loadMs) })); // eslint-disable-line no-console
+}
+
+const childAt = argv.indexOf('--child-rss');
+if (childAt >= 0) {
+  childRss(argv[childAt + 1]).catch((e) => {
+    console.error(e); // eslint-disable-line no-console
+    process.exit(1);
+  });
+} else main().catch((e) => {
   console.error(e); // eslint-disable-line no-console
   process.exit(1);
 });

@@ -111,7 +111,7 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
     const doc = () => Array.from({ length: 5 + Math.floor(rand() * 60) }, () => words[Math.floor(words.length * rand() * rand())]);
     const churned = new KeywordIndex();
     const live = new Map<number, string[]>();
-    for (let op = 0; op < 30_000; op++) {
+    for (let op = 0; op < 15_000; op++) {
       const slot = Math.floor(rand() * 2500);
       if (rand() < 0.25) {
         churned.remove(slot);
@@ -130,7 +130,7 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
     for (const [slot, record] of records) restored.restore(slot, record);
     restored.finishRestore();
     const mask = new Uint8Array(2500).fill(1);
-    for (let q = 0; q < 60; q++) {
+    for (let q = 0; q < 30; q++) {
       const terms = [words[Math.floor(rand() * 40)], words[Math.floor(rand() * 300)], words[Math.floor(rand() * 10)]].slice(0, 1 + (q % 3));
       for (const mode of ['and', 'or', 'phrase'] as const) {
         const expected = fresh.search(terms, mode, mask, 2500);
