@@ -15,7 +15,8 @@
  *   in-process with the same request and options (chunk granularity, pool logging on);
  * - `fetch` of the top 5 ids of each query: the MCP tool over HTTP vs the tool's own `run`
  *   in-process (ChunkIndex.get + budget);
- * each at concurrency 1 and `--concurrency`. The search result cache is invalidated before
+ * each at concurrency 1 and `--concurrency`; at concurrency 1 also SearchTool.run in-process,
+ * which splits the search overhead into the tool's mapping and the protocol/HTTP part. The search result cache is invalidated before
  * every call on both paths, so every call does the full search. Calls alternate between
  * the two paths query by query so neither gets warmer caches. The HTTP rate limit is off.
  * Client and server share the machine's 2 cores, so the HTTP figures include the client.
@@ -38,6 +39,7 @@ import type { AuthContext } from '../apps/api/src/modules/auth/auth-context';
 import { SearchService } from '../apps/api/src/modules/fusion/search.service';
 import { IndexingService } from '../apps/api/src/modules/indexing/services/indexing.service';
 import { FetchTool } from '../apps/api/src/modules/mcp/tools/fetch.tool';
+import { SearchTool } from '../apps/api/src/modules/mcp/tools/search.tool';
 import { TaskHistoryService } from '../apps/api/src/modules/task-history/task-history.service';
 import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
 
@@ -139,6 +141,9 @@ async function main() {
   const config = loadConfig({ SEXTANT_DATA_DIR: dataDir, SEXTANT_ALLOWED_ROOTS: repoDir, LOG_LEVEL: 'warn', EMBEDDINGS_PROVIDER: 'hash', EMBEDDINGS_DIM: String(DIMS), SEXTANT_RATE_LIMIT: '0', DATABASE_URL: '' });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
+  // Client and server share one event loop here: after a long in-process phase, a socket the server just closed for idling
+  // (5 s by default) can be reused by the client before its FIN is processed (ECONNRESET). Phases never idle for a minute.
+  app.getHttpServer().keepAliveTimeout = 60_000;
   const address = app.getHttpServer().address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const clients: Client[] = [];
@@ -219,6 +224,11 @@ async function main() {
       fresh();
       return search.search(ws, SearchRequestSchema.parse({ query: q, top_k: TOP_K, rerank: true, granularity: 'chunk' }), { principal: auth.principal });
     };
+    const searchTool = app.get(SearchTool);
+    const inProcessTool = (q: string) => {
+      fresh();
+      return searchTool.run({ query: q, top_k: TOP_K, rerank: true }, { auth, transport: 'http', callId: randomUUID() });
+    };
     const inProcessFetch = (ids: string[]) => fetchTool.run(McpFetchInputSchema.parse({ objectIds: ids }), { auth, transport: 'http', callId: randomUUID() });
     for (let i = 0; i < Math.max(1, CONCURRENCY); i++) {
       const c = new Client({ name: 'bench', version: '1.0.0' });
@@ -247,7 +257,7 @@ async function main() {
     const emptyFetch = idsOf.filter((ids) => !ids.length).length;
 
     // Concurrency 1, alternating paths query by query.
-    const c1 = { search: { inproc: [] as number[], http: [] as number[], paired: [] as number[] }, fetch: { inproc: [] as number[], http: [] as number[], paired: [] as number[] } };
+    const c1 = { search: { inproc: [] as number[], http: [] as number[], paired: [] as number[], tool: [] as number[] }, fetch: { inproc: [] as number[], http: [] as number[], paired: [] as number[] } };
     let mismatched = 0;
     for (let i = 0; i < queries.length; i++) {
       const q = queries[i];
@@ -261,6 +271,7 @@ async function main() {
       const viaMcp = McpSearchOutputSchema.parse((mcp.value as CallToolResult).structuredContent).results.map((r) => r.id);
       const direct = (inproc.value as Awaited<ReturnType<typeof inProcessSearch>>).results.map((r) => r.id);
       if (viaMcp.join() !== direct.filter((id) => viaMcp.includes(id)).join()) mismatched++;
+      c1.search.tool.push((await timed(() => inProcessTool(q))).ms);
       if (!idsOf[i].length) continue;
       const fa = mcpFirst ? await timed(() => mcpFetch(clients[0], idsOf[i])) : await timed(() => inProcessFetch(idsOf[i]));
       const fb = mcpFirst ? await timed(() => inProcessFetch(idsOf[i])) : await timed(() => mcpFetch(clients[0], idsOf[i]));
@@ -283,7 +294,8 @@ async function main() {
     await pool(queries.length, CONCURRENCY, async (i, w) => void (idsOf[i].length && cN.fetch.http.push((await timed(() => mcpFetch(clients[w], idsOf[i]))).ms)));
     log(`concurrency ${CONCURRENCY}`, { search: { http: stats(cN.search.http), inproc: stats(cN.search.inproc) }, fetch: { http: stats(cN.fetch.http), inproc: stats(cN.fetch.inproc) }, qps: cN.qps });
 
-    const s1 = { http: stats(c1.search.http), inprocess: stats(c1.search.inproc) };
+    // tool_inprocess: SearchTool.run without MCP/HTTP (SearchService + mapping + text), to split the overhead.
+    const s1 = { http: stats(c1.search.http), inprocess: stats(c1.search.inproc), tool_inprocess: stats(c1.search.tool) };
     const f1 = { http: stats(c1.fetch.http), inprocess: stats(c1.fetch.inproc) };
     const overhead = {
       search_p50_ms: +(s1.http.p50 - s1.inprocess.p50).toFixed(2),
@@ -322,6 +334,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  process.stderr.write(`bench:mcp failed: ${(e as Error).stack ?? e}\n`);
+  process.stderr.write(`bench:mcp failed: ${(e as Error).stack ?? e}${(e as { cause?: unknown }).cause ? `\ncause: ${String((e as { cause?: Error }).cause?.stack ?? (e as { cause?: unknown }).cause)}` : ""}\n`);
   process.exit(1);
 });
