@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { dataSourceOptions } from './data-source-options';
+import { TransactionRunner } from './transaction-runner';
 
 @Global()
 @Module({
@@ -12,5 +13,7 @@ import { dataSourceOptions } from './data-source-options';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), autoLoadEntities: true, retryAttempts: 2, retryDelay: 500 }),
     }),
   ],
+  providers: [TransactionRunner],
+  exports: [TransactionRunner],
 })
 export class DatabaseModule {}

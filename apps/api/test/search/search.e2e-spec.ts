@@ -124,7 +124,7 @@ describe('search (real app, SQLite + embedded store)', () => {
     const res = await api().post('/v1/search').send({ query: 'Ledger post amount' }).expect(200);
     const db = t.app.get(DataSource);
     const [log] = await db.query('SELECT * FROM search_logs WHERE id = $1'.replace('$1', db.options.type === 'postgres' ? '$1' : '?'), [res.body.search_id]);
-    expect(log).toMatchObject({ query: 'Ledger post amount', strategy: 'rrf', weights_version: 0 });
+    expect(log).toMatchObject({ query: 'Ledger post amount', strategy: 'weighted', weights_version: 0 });
     const pool = await db.query(`SELECT source, rank, item_id FROM search_pool WHERE search_id = ${db.options.type === 'postgres' ? '$1' : '?'}`, [res.body.search_id]);
     expect(pool.length).toBeGreaterThan(0);
     expect(pool).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'file.keyword', rank: 1, item_id: `file:${repoId}:src/billing/ledger.ts` })]));

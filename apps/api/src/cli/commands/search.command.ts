@@ -29,7 +29,7 @@ export function registerSearch(program: Command): void {
     .command('search <query>')
     .description('Search code and task history; prints a table of fused results with their sources and scores')
     .option('-k, --top-k <n>', 'number of results (1-50)', '10')
-    .option('-s, --strategy <name>', 'fusion strategy: rrf | weighted | cascade | vote | concat', 'rrf')
+    .option('-s, --strategy <name>', 'fusion strategy: weighted | rrf | cascade | vote | concat', 'weighted')
     .option('--sources <list>', 'comma-separated sources (file.dense,file.keyword,file.symbol,task.dense,task.keyword)')
     .option('--chunks', 'return chunks instead of files')
     .option('--lang <list>', 'comma-separated languages')

@@ -31,7 +31,7 @@ export function groupWeights(taskShare: number, fileShare: number): SourceWeight
 }
 
 /** The fused strategy Sextant uses when a request names none (the contracts' default). */
-export const DEFAULT_EVAL_STRATEGY = 'rrf';
+export const DEFAULT_EVAL_STRATEGY = 'weighted_default';
 
 /**
  * Every strategy `sextant eval run` knows, in report order: seed 000's A/B variants
@@ -46,10 +46,10 @@ export const EVAL_STRATEGIES: readonly EvalStrategySpec[] = [
   { name: 'weighted_50_50', description: 'weighted score fusion, 50 % task / 50 % file', fusion: 'weighted', weights: groupWeights(0.5, 0.5) },
   { name: 'weighted_70_30', description: 'weighted score fusion, 70 % task / 30 % file', fusion: 'weighted', weights: groupWeights(0.7, 0.3) },
   { name: 'weighted_30_70', description: 'weighted score fusion, 30 % task / 70 % file', fusion: 'weighted', weights: groupWeights(0.3, 0.7) },
-  { name: 'rrf', description: 'reciprocal rank fusion of all five sources (the default)', fusion: 'rrf' },
+  { name: 'rrf', description: 'reciprocal rank fusion of all five sources', fusion: 'rrf' },
   { name: 'cascade', description: 'cascade fusion of all five sources', fusion: 'cascade' },
   { name: 'vote', description: 'vote fusion of all five sources', fusion: 'vote' },
-  { name: 'weighted_default', description: "weighted score fusion with the workspace's own (default) per-class weights", fusion: 'weighted' },
+  { name: 'weighted_default', description: "weighted score fusion with the workspace's own per-class weights (the default strategy)", fusion: 'weighted' },
   { name: 'no_task', description: 'ablation: without the task source (= file_only)', sources: [...FILE_SOURCES], fusion: 'rrf' },
   { name: 'no_file', description: 'ablation: without the file source (= task_only)', sources: [...TASK_SOURCES], fusion: 'rrf' },
   { name: 'no_fusion', description: 'ablation: all sources, concatenated instead of fused', fusion: 'concat' },

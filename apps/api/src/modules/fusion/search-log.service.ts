@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SourceRanking } from '@sextant/retrieval';
 import { DataSource } from 'typeorm';
+import { TransactionRunner } from '../../database/transaction-runner';
 import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
 
 /** How deep each source's ranking is logged (ratings only ever concern items near the top). */
@@ -28,14 +29,17 @@ export interface SearchLogRecord {
  */
 @Injectable()
 export class SearchLogService {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   async record(log: SearchLogRecord, rankings: SourceRanking[], extraItems: Array<{ source: string; itemId: string; rank: number; score: number }> = []): Promise<void> {
     const pool = [
       ...rankings.flatMap((r) => r.items.slice(0, POOL_DEPTH).map((item, i) => ({ source: r.source, itemId: item.id, rank: i + 1, score: item.score }))),
       ...extraItems,
     ];
-    await this.db.transaction(async (tx) => {
+    await this.tx.run(async (tx) => {
       await tx.getRepository(SearchLogEntity).insert({ ...log, id: log.searchId, latencyMs: Math.round(log.latencyMs) });
       const rows = pool.map((p) => ({ id: randomUUID(), searchId: log.searchId, workspaceId: log.workspaceId, source: p.source, rank: p.rank, itemId: p.itemId, score: Number.isFinite(p.score) ? p.score : 0 }));
       for (let i = 0; i < rows.length; i += 100) await tx.getRepository(SearchPoolEntity).insert(rows.slice(i, i + 100));

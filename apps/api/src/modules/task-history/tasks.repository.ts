@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { TransactionRunner } from '../../database/transaction-runner';
 import { TaskEntity } from './task.entity';
 
 export type TaskWrite = Omit<TaskEntity, 'id' | 'workspaceId' | 'createdAt' | 'updatedAt'>;
@@ -9,13 +10,16 @@ export type TaskWrite = Omit<TaskEntity, 'id' | 'workspaceId' | 'createdAt' | 'u
 /** Data access for `tasks`; every method is scoped by workspace. */
 @Injectable()
 export class TasksRepository {
-  constructor(@InjectRepository(TaskEntity) private readonly rows: Repository<TaskEntity>) {}
+  constructor(
+    @InjectRepository(TaskEntity) private readonly rows: Repository<TaskEntity>,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   /** Inserts or updates by (workspace, source, external id); returns rows and which were new. */
   async upsertMany(workspaceId: string, tasks: TaskWrite[]): Promise<{ rows: TaskEntity[]; created: number }> {
     const out: TaskEntity[] = [];
     let created = 0;
-    await this.rows.manager.transaction(async (tx) => {
+    await this.tx.run(async (tx) => {
       const repo = tx.getRepository(TaskEntity);
       for (let i = 0; i < tasks.length; i += 300) {
         const slice = tasks.slice(i, i + 300);

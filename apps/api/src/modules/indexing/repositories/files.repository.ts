@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { TransactionRunner } from '../../../database/transaction-runner';
 import { FileEntity } from '../entities/file.entity';
 
 export interface FileWrite {
@@ -14,7 +15,10 @@ export interface FileWrite {
 /** Data access for `files`; every method is scoped by workspace and repository. */
 @Injectable()
 export class FilesRepository {
-  constructor(@InjectRepository(FileEntity) private readonly rows: Repository<FileEntity>) {}
+  constructor(
+    @InjectRepository(FileEntity) private readonly rows: Repository<FileEntity>,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   list(workspaceId: string, repositoryId: string): Promise<FileEntity[]> {
     return this.rows.find({ where: { workspaceId, repositoryId } });
@@ -42,7 +46,7 @@ export class FilesRepository {
   /** Write-ahead: marks files as being (re)written before their chunks are touched. */
   async markPending(workspaceId: string, repositoryId: string, files: FileWrite[]): Promise<void> {
     if (!files.length) return;
-    await this.rows.manager.transaction(async (tx) => {
+    await this.tx.run(async (tx) => {
       const repo = tx.getRepository(FileEntity);
       const existing = new Map((await repo.find({ where: { workspaceId, repositoryId, path: In(files.map((f) => f.path)) } })).map((r) => [r.path, r]));
       const rows = files.map((f) => {
@@ -57,7 +61,7 @@ export class FilesRepository {
   async markIndexed(workspaceId: string, repositoryId: string, results: Array<{ path: string; chunkCount: number; chunkTypes: Record<string, number>; error?: string | null }>): Promise<void> {
     if (!results.length) return;
     const now = new Date();
-    await this.rows.manager.transaction(async (tx) => {
+    await this.tx.run(async (tx) => {
       const repo = tx.getRepository(FileEntity);
       const rows = await repo.find({ where: { workspaceId, repositoryId, path: In(results.map((r) => r.path)) } });
       const byPath = new Map(results.map((r) => [r.path, r]));

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { SymbolDefinition } from '@sextant/indexer';
 import { Brackets, In, Repository } from 'typeorm';
+import { TransactionRunner } from '../../../database/transaction-runner';
 import { SymbolEntity } from '../entities/symbol.entity';
 
 export interface SymbolMatch {
@@ -19,12 +20,15 @@ export interface SymbolMatch {
 /** Data access for `symbols`; every method is scoped by workspace. */
 @Injectable()
 export class SymbolsRepository {
-  constructor(@InjectRepository(SymbolEntity) private readonly rows: Repository<SymbolEntity>) {}
+  constructor(
+    @InjectRepository(SymbolEntity) private readonly rows: Repository<SymbolEntity>,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   /** Replaces the definitions of these files (one transaction). */
   async replaceForFiles(workspaceId: string, repositoryId: string, files: Array<{ path: string; definitions: SymbolDefinition[] }>): Promise<void> {
     if (!files.length) return;
-    await this.rows.manager.transaction(async (tx) => {
+    await this.tx.run(async (tx) => {
       const repo = tx.getRepository(SymbolEntity);
       const paths = files.map((f) => f.path);
       for (let i = 0; i < paths.length; i += 500) await repo.delete({ workspaceId, repositoryId, path: In(paths.slice(i, i + 500)) });
