@@ -32,7 +32,9 @@ export class SextantIoAdapter extends IoAdapter {
       connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
     });
     if (this.config.storage.redisUrl) {
-      const pub = new Redis(this.config.storage.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
+      // maxRetriesPerRequest null: while Redis is down, publishes wait for the reconnect instead of
+      // rejecting inside the adapter (which would surface as unhandled rejections); local rooms keep working.
+      const pub = new Redis(this.config.storage.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
       const sub = pub.duplicate();
       for (const c of [pub, sub]) c.on('error', (err) => this.logger.warn(`Redis adapter: ${err.message}`));
       this.redis = [pub, sub];
