@@ -319,7 +319,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     const n = points.length;
     // Validate and normalise into one contiguous batch before touching anything.
     const batch = new Float32Array(n * dims);
-    const records: Int32Array[] = new Array(n);
     for (let idx = 0; idx < n; idx++) {
       const p = points[idx];
       if (typeof p.id !== 'string' || !p.id) throw new InvalidFilterError(`${this.name}.upsert: every point needs a string id`);
@@ -340,9 +339,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       if (!Number.isFinite(norm)) throw new InvalidFilterError(`${this.name}.upsert: point ${p.id} has a non-finite vector value`);
       if (norm > 0) for (let i = 0; i < dims; i++) batch[off + i] /= norm;
     }
-    // Only after every point validated: encoding interns new terms, which this batch persists.
-    for (let idx = 0; idx < n; idx++) records[idx] = this.keyword.encode(tokenize(points[idx].text ?? ''));
-    const newTerms = this.keyword.takeNewTerms();
 
     const write = this.db.transaction(() => {
       if (this.dims === undefined) {
@@ -352,7 +348,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       if (this.scale === undefined) this.scale = absQuantile(batch);
       else if (exceedsScale(batch, this.scale * REQUANTIZE_FACTOR)) this.requantize(absQuantile(batch));
       this.stmt.setMeta.run(this.name, this.dims, this.scale);
-      this.insertTerms(newTerms);
       const i8 = new Int8Array(dims);
       const i8buf = Buffer.from(i8.buffer, i8.byteOffset, i8.byteLength);
       const f32buf = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
@@ -363,12 +358,15 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const facts = this.facts(p.payload);
         const f32 = batch.subarray(idx * dims, (idx + 1) * dims);
         quantizeInto(f32, this.scale!, i8);
+        // Encoding interns new terms; they are persisted below, in this same transaction.
+        const record = this.keyword.encode(tokenize(p.text ?? ''));
         this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
-          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(records[idx], this.recordScratch));
+          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(record, this.recordScratch));
         this.setFacts(slot, p.id, facts);
         this.vectors.set(i8, slot * dims);
-        this.keyword.insert(slot, records[idx]);
+        this.keyword.insert(slot, record);
       }
+      this.insertTerms(this.keyword.takeNewTerms());
     });
     try {
       write();
@@ -395,7 +393,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   }
 
   /** Marks the slots matching the query; returns the mask and how many matched. */
-  private candidates(q: CollectionQuery): { mask: Uint8Array; count: number } {
+  /** `listed`: the matching slots, when they were found without scanning every slot (ids, exact paths). */
+  private candidates(q: CollectionQuery): { mask: Uint8Array; count: number; listed?: number[] } {
     const mask = new Uint8Array(this.high);
     const allowed: (Uint8Array | null)[] = [];
     for (let i = 0; i < this.keyCount; i++) {
@@ -463,23 +462,27 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     }
     if (exactPaths && !(q.ids && q.ids.length)) {
       // Exact paths (the indexer's "delete this batch's old chunks"): visit only their slots.
+      const listed: number[] = [];
       for (const path of exactPaths) {
         const pc = this.pathDict.get(path);
         for (let s1 = pc === undefined ? 0 : this.pathHead[pc]; s1 !== 0; s1 = this.pathNext[s1 - 1]) {
           if (checkSlot(s1 - 1)) {
             mask[s1 - 1] = 1;
-            count++;
+            listed.push(s1 - 1);
           }
         }
       }
+      return { mask, count: listed.length, listed };
     } else if (q.ids && q.ids.length) {
+      const listed: number[] = [];
       for (const id of q.ids) {
         const s = this.slotById.get(id);
         if (s !== undefined && !mask[s] && checkSlot(s)) {
           mask[s] = 1;
-          count++;
+          listed.push(s);
         }
       }
+      return { mask, count: listed.length, listed };
     } else {
       for (let s = 0; s < this.high; s++) {
         if (checkSlot(s)) {
@@ -496,10 +499,13 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   }
 
   deleteWhere(q: CollectionQuery): number {
-    const { mask, count } = this.candidates(q);
+    const { mask, count, listed } = this.candidates(q);
     if (!count) return 0;
-    const slots: number[] = [];
-    for (let s = 0; s < mask.length; s++) if (mask[s]) slots.push(s);
+    let slots = listed;
+    if (!slots) {
+      slots = [];
+      for (let s = 0; s < mask.length; s++) if (mask[s]) slots.push(s);
+    }
     this.db.transaction(() => {
       for (const s of slots) this.stmt.delete.run(s);
     })();

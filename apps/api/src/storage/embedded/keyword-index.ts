@@ -99,6 +99,7 @@ export class KeywordIndex {
   private stamp = new Int32Array(1024);
   private rank = new Int32Array(1024);
   private stampCounter = 0;
+  private encoded = new Int32Array(1024);
 
   constructor({ k1 = 1.2, b = 0.75, probeCost = 8 }: KeywordIndexOptions = {}) {
     this.k1 = k1;
@@ -127,7 +128,8 @@ export class KeywordIndex {
 
   /**
    * The document record for `tokens`, interning new terms (collect them with {@link takeNewTerms}
-   * to persist them together with the record). Pass the result to {@link insert}.
+   * to persist them together with the record). Pass the result to {@link insert} or
+   * {@link serialize}. The record is a view of a scratch buffer, valid until the next `encode`.
    */
   encode(tokens: readonly string[]): Int32Array {
     const n = tokens.length;
@@ -162,7 +164,10 @@ export class KeywordIndex {
     for (let i = 0; i < n; i++) tfs[rank[ids[i]]]++;
     const wide = n > MAX_PACKED;
     const base = HEAD + 2 * u;
-    const data = new Int32Array(base + (wide ? u + n : (u + n + 1) >> 1));
+    const words = base + (wide ? u + n : (u + n + 1) >> 1);
+    if (this.encoded.length < words) this.encoded = new Int32Array(Math.max(words, 2 * this.encoded.length));
+    const data = this.encoded.subarray(0, words);
+    data.fill(0, base);
     data[0] = u;
     data[1] = n;
     data.set(sorted, HEAD);
@@ -357,14 +362,14 @@ export class KeywordIndex {
   /** Makes room for `need` more record words, compacting out removed records. */
   private growRecords(need: number): void {
     const live = this.recUsed - this.recGarbage;
-    const next = new Int32Array(Math.max(1 << 16, Math.ceil((live + need) * 1.5)));
+    const next = new Int32Array(Math.max(1 << 16, 2 * (live + need)));
     let used = 0;
     const old = this.rec;
     for (let slot = 0; slot < this.recAt.length; slot++) {
       if (this.recAt[slot] === 0) continue;
       const at = this.recAt[slot] - 1;
       const len = recordLength(old[at], old[at + 1]);
-      next.set(old.subarray(at, at + len), used);
+      for (let i = 0; i < len; i++) next[used + i] = old[at + i];
       this.recAt[slot] = used + 1;
       used += len;
     }
@@ -415,17 +420,21 @@ export class KeywordIndex {
     this.poolUsed += need;
   }
 
-  /** Makes room for `need` more words: copies the live lists into a pool 1.5 × their size, dropping moved-out space. */
+  /**
+   * Makes room for `need` more words: copies the live lists into a pool twice their size,
+   * dropping moved-out space (untouched headroom costs address space, not resident memory).
+   */
   private growPool(need: number): void {
     const live = this.poolUsed - this.poolGarbage;
-    const next = new Int32Array(Math.max(1 << 16, Math.ceil((live + need) * 1.5)));
+    const next = new Int32Array(Math.max(1 << 16, 2 * (live + need)));
     let used = 0;
     const terms = this.vocab.size;
     for (let t = 0; t < terms; t++) {
       const cap = this.pCap[t];
       if (cap === 0) continue;
       const start = this.pStart[t];
-      next.set(this.pool.subarray(start, start + 2 * this.pLen[t]), used);
+      const end = start + 2 * this.pLen[t];
+      for (let from = start, to = used; from < end; ) next[to++] = this.pool[from++];
       this.pStart[t] = used;
       used += 2 * cap;
     }
