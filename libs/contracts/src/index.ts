@@ -5,3 +5,4 @@ export * from './search';
 export * from './tasks';
 export * from './realtime';
 export * from './mcp';
+export * from './feedback';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FeedbackErrorEvent, FeedbackRateRequest } from './feedback';
 import { IndexProgressEventSchema } from './indexing';
 import { SearchPartialSchema, SearchRequestSchema, SearchResponseSchema } from './search';
 
@@ -62,12 +63,15 @@ export interface ServerToClientEvents {
   'index:error': (e: z.infer<typeof IndexProgressEventSchema>) => void;
   'feedback:recorded': (e: FeedbackRecordedEvent) => void;
   'weights:updated': (e: WeightsUpdatedEvent) => void;
+  'feedback:error': (e: FeedbackErrorEvent) => void;
   presence: (e: PresenceEvent) => void;
 }
 
 export interface ClientToServerEvents {
   'search:start': (e: SearchStartEvent) => void;
   'search:cancel': (e: SearchCancelEvent) => void;
+  /** Rate a result (FeedbackRateRequestSchema); acknowledged with a FeedbackRateResponse, or `feedback:error`. */
+  'feedback:rate': (e: FeedbackRateRequest, ack?: (res: unknown) => void) => void;
 }
 
 /** `GET /v1/search/stream` query: plain-HTTP streaming for chat clients. */
