@@ -1,6 +1,7 @@
 import type { SearchSource } from '@sextant/contracts';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
+import { SearchLogService } from '../../src/modules/fusion/search-log.service';
 import { SearchService } from '../../src/modules/fusion/search.service';
 import { makeFixtureRepo, SAMPLE_PROJECT, writeFiles } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -122,6 +123,7 @@ describe('search (real app, SQLite + embedded store)', () => {
 
   it('logs every search as a pool with each source’s ranks and the weights version', async () => {
     const res = await api().post('/v1/search').send({ query: 'Ledger post amount' }).expect(200);
+    await t.app.get(SearchLogService).flush(); // the pool is written after the response
     const db = t.app.get(DataSource);
     const [log] = await db.query('SELECT * FROM search_logs WHERE id = $1'.replace('$1', db.options.type === 'postgres' ? '$1' : '?'), [res.body.search_id]);
     expect(log).toMatchObject({ query: 'Ledger post amount', strategy: 'weighted', weights_version: 0 });

@@ -70,6 +70,8 @@ export interface StructuralPriorsOptions {
 export class StructuralPriors {
   private readonly matchers: Array<{ rule: PriorRule; test: (path: string) => boolean }>;
   private readonly defaultWeight: number;
+  /** Paths repeat across searches; matching ten globs per result adds up. Bounded. */
+  private readonly cache = new Map<string, number>();
 
   constructor(readonly rules: readonly PriorRule[] = DEFAULT_PRIOR_RULES, options: StructuralPriorsOptions = {}) {
     this.defaultWeight = options.defaultWeight ?? 1;
@@ -87,7 +89,12 @@ export class StructuralPriors {
 
   /** The prior weight of `path` (first matching rule, else the default weight). */
   priorFor(path: string): number {
-    return this.ruleFor(path)?.weight ?? this.defaultWeight;
+    const cached = this.cache.get(path);
+    if (cached !== undefined) return cached;
+    const weight = this.ruleFor(path)?.weight ?? this.defaultWeight;
+    if (this.cache.size >= 50_000) this.cache.clear();
+    this.cache.set(path, weight);
+    return weight;
   }
 }
 

@@ -91,6 +91,14 @@ export class FileSearchService {
     return { files: files.slice(0, 50), limits: [] };
   }
 
+  /** The best chunks of several files at once (about `perFile` each), for one query vector. */
+  async bestChunksOfFiles(vector: Float32Array, workspaceId: string, files: Array<{ repoId: string; path: string }>, perFile = 3): Promise<Array<ScoredPoint<ChunkPayload>>> {
+    if (!files.length) return [];
+    const repoIds = [...new Set(files.map((f) => f.repoId))];
+    const paths = [...new Set(files.map((f) => f.path))];
+    return this.chunks.searchDense(vector, { workspaceId, repoIds, paths }, Math.min(500, files.length * perFile * 4), { rescore: true });
+  }
+
   /** The best chunks of one file for a query vector (evidence for files found by symbols or tasks). */
   async bestChunksOf(vector: Float32Array, workspaceId: string, repoId: string, path: string, k = 3): Promise<Array<ScoredPoint<ChunkPayload>>> {
     return this.chunks.searchDense(vector, { workspaceId, repoIds: [repoId], paths: [path] }, k, { rescore: true });

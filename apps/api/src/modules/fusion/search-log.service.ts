@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SourceRanking } from '@sextant/retrieval';
 import { DataSource } from 'typeorm';
@@ -28,11 +28,33 @@ export interface SearchLogRecord {
  * later be credited to the sources that ranked the rated item.
  */
 @Injectable()
-export class SearchLogService {
+export class SearchLogService implements BeforeApplicationShutdown {
+  /** Writes still in flight, so a rating that arrives right after a search still finds its pool. */
+  private readonly pending = new Map<string, Promise<void>>();
+
   constructor(
     @InjectDataSource() private readonly db: DataSource,
     private readonly tx: TransactionRunner,
   ) {}
+
+  /**
+   * Starts writing the search and its pool without making the caller wait; readers of
+   * the same search id (`findSearch`, `pool`) wait for the write.
+   */
+  recordInBackground(log: SearchLogRecord, rankings: SourceRanking[], extraItems: Array<{ source: string; itemId: string; rank: number; score: number }> = [], onError?: (err: unknown) => void): void {
+    const write = this.record(log, rankings, extraItems).catch((err) => onError?.(err));
+    this.pending.set(log.searchId, write);
+    void write.finally(() => this.pending.delete(log.searchId));
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /** Resolves when every pool write started so far has finished (shutdown, tests). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.pending.values()]);
+  }
 
   async record(log: SearchLogRecord, rankings: SourceRanking[], extraItems: Array<{ source: string; itemId: string; rank: number; score: number }> = []): Promise<void> {
     const pool = [
@@ -46,11 +68,13 @@ export class SearchLogService {
     });
   }
 
-  findSearch(workspaceId: string, searchId: string): Promise<SearchLogEntity | null> {
+  async findSearch(workspaceId: string, searchId: string): Promise<SearchLogEntity | null> {
+    await this.pending.get(searchId);
     return this.db.getRepository(SearchLogEntity).findOne({ where: { workspaceId, id: searchId } });
   }
 
-  pool(workspaceId: string, searchId: string): Promise<SearchPoolEntity[]> {
+  async pool(workspaceId: string, searchId: string): Promise<SearchPoolEntity[]> {
+    await this.pending.get(searchId);
     return this.db.getRepository(SearchPoolEntity).find({ where: { workspaceId, searchId }, order: { source: 'ASC', rank: 'ASC' } });
   }
 }

@@ -99,7 +99,7 @@ export class SearchService {
       const hit = this.cache.get(cacheKey);
       if (hit) {
         const search_id = randomUUID();
-        if (options.log !== false) await this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, hit.response.results, hit.rankings, performance.now() - started);
+        if (options.log !== false) this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, hit.response.results, hit.rankings, performance.now() - started);
         return { ...hit.response, search_id, cached: true, timings_ms: { total: round(performance.now() - started) } };
       }
     }
@@ -162,7 +162,7 @@ export class SearchService {
     const allFailed = [...outcomes.values()].every((o) => o.error);
     if (useCache && !allFailed && !limits.some((l) => /timed out|failed/.test(l))) this.cache.set(cacheKey, { response, rankings });
     const search_id = randomUUID();
-    if (options.log !== false) await this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, results, rankings, timings.total);
+    if (options.log !== false) this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, results, rankings, timings.total);
     return { ...response, search_id, cached: false };
   }
 
@@ -273,7 +273,13 @@ export class SearchService {
       else missing.push({ id: item.id, repoId: item.id.slice(5, 41), path: item.path });
     }
     if (vector && missing.length) {
-      await Promise.all(missing.map(async (m) => out.set(m.id, await this.fileSearch.bestChunksOf(vector, workspaceId, m.repoId, m.path).catch(() => []))));
+      // One filtered dense search for all files without evidence, grouped back per file.
+      const hits = await this.fileSearch.bestChunksOfFiles(vector, workspaceId, missing, 3).catch(() => []);
+      for (const h of hits) {
+        const id = fileItemId(h.payload.repoId, h.payload.path);
+        const list = out.get(id) ?? [];
+        if (list.length < 3) out.set(id, [...list, h]);
+      }
     }
     return out;
   }
@@ -341,7 +347,7 @@ export class SearchService {
     };
   }
 
-  private async log(
+  private log(
     workspaceId: string,
     searchId: string,
     principal: string | undefined,
@@ -352,18 +358,15 @@ export class SearchService {
     results: SearchResult[],
     rankings: SourceRanking[],
     latencyMs: number,
-  ): Promise<void> {
-    try {
-      // Chunk results are also pooled under the sources of their file, so chunk ratings can be credited.
-      const extra = request.granularity === 'chunk' ? results.flatMap((r) => r.explain.sources.map((s) => ({ source: s.source, itemId: r.id, rank: s.rank, score: s.score }))) : [];
-      await this.logs.record(
-        { searchId, workspaceId, principal: principal ?? 'local', query: request.query, queryClass, strategy: request.strategy, granularity: request.granularity, weights: weights as Record<string, number>, weightsVersion: version, resultCount: results.length, latencyMs },
-        rankings,
-        extra,
-      );
-    } catch (err) {
-      this.logger.error({ err, searchId }, 'Could not write the search pool');
-    }
+  ): void {
+    // Chunk results are also pooled under the sources of their file, so chunk ratings can be credited.
+    const extra = request.granularity === 'chunk' ? results.flatMap((r) => r.explain.sources.map((s) => ({ source: s.source, itemId: r.id, rank: s.rank, score: s.score }))) : [];
+    this.logs.recordInBackground(
+      { searchId, workspaceId, principal: principal ?? 'local', query: request.query, queryClass, strategy: request.strategy, granularity: request.granularity, weights: weights as Record<string, number>, weightsVersion: version, resultCount: results.length, latencyMs },
+      rankings,
+      extra,
+      (err) => this.logger.error({ err, searchId }, 'Could not write the search pool'),
+    );
   }
 }
 
