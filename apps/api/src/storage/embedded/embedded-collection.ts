@@ -392,8 +392,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     }
   }
 
-  /** Marks the slots matching the query; returns the mask and how many matched. */
-  /** `listed`: the matching slots, when they were found without scanning every slot (ids, exact paths). */
+  /**
+   * Marks the slots matching the query; returns the mask, how many matched and, when they were
+   * found without scanning every slot (ids, exact paths), the list of them.
+   */
   private candidates(q: CollectionQuery): { mask: Uint8Array; count: number; listed?: number[] } {
     const mask = new Uint8Array(this.high);
     const allowed: (Uint8Array | null)[] = [];
