@@ -4,3 +4,4 @@ export * from './bm25';
 export * from './fusion';
 export * from './ranking';
 export * from './weights';
+export * from './learning';
