@@ -50,13 +50,13 @@ const MAX_PACKED = 0xffff;
  * row before `ORDER BY rank LIMIT` can cut, so common terms cost hundreds of milliseconds at 100k
  * chunks; here they cost a pass over one posting list.
  *
- * Layout, chosen so 100k chunks need no per-term objects and little GC work:
+ * Layout, chosen so 100k chunks need no per-term or per-document objects and little GC work:
  * - **postings** live in one pooled `Int32Array` of `(slot, tf)` pairs; each term owns a region
- *   (start, length, capacity) that moves to the end of the pool when full, and the pool is
- *   compacted when moved-out space exceeds the live part;
- * - **a document record** (one `Int32Array` per document) is `[u, n, terms(u) sorted,
- *   postingIndex(u), then u term frequencies followed by the n tokens as indices into terms]`,
- *   the last part packed two 16-bit values per word (32-bit when n > 65535).
+ *   (start, length, capacity) that moves to the end of the pool when full; the pool is compacted
+ *   whenever it has to grow;
+ * - **document records** live back to back in one arena (compacted the same way). A record is
+ *   `[u, n, terms(u) sorted, postingIndex(u), then u term frequencies followed by the n tokens as
+ *   indices into terms]`, the last part packed two 16-bit values per word (32-bit when n > 65535).
  *   The record minus `postingIndex` is what SQLite stores ({@link KeywordIndex.serialize}), so a
  *   restart rebuilds the postings without re-tokenizing ({@link KeywordIndex.restore}).
  * - Knowing each posting's index makes removal O(distinct terms) by swap-remove: no tombstones,
@@ -64,9 +64,10 @@ const MAX_PACKED = 0xffff;
  *
  * Scoring is FTS5's BM25 (k1 1.2, b 0.75, idf = ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6,
  * statistics over every document of the collection). OR accumulates term-at-a-time over the
- * filter mask; AND walks the rarest term's postings and probes the others in each candidate's
- * record; PHRASE does the same, then scans the token sequence and uses the phrase's own document
- * frequency for its idf, as FTS5 does. Top-k comes from a bounded heap, ties broken by lower slot.
+ * filter mask; AND either walks the rarest term's postings and probes the others in each
+ * candidate's record, or counts matches over all the terms' postings, whichever is cheaper;
+ * PHRASE intersects the same way, then scans the token sequence and uses the phrase's own
+ * document frequency for its idf, as FTS5 does. Top-k comes from a bounded heap, ties broken by lower slot.
  *
  * @example
  * const kw = new KeywordIndex();
@@ -99,7 +100,7 @@ export class KeywordIndex {
   private totalLen = 0;
   private docCount = 0;
 
-  // Scratch: query accumulators; encode()'s token ids, distinct ids, tf; per-term stamp / rank.
+  // Scratch: per-slot query accumulators; encode()'s token ids, distinct ids, tfs and output.
   private acc = new Float64Array(0);
   private touched = new Int32Array(0);
   private hits = new Int32Array(0);
