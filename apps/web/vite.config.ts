@@ -4,12 +4,24 @@ import { defineConfig } from 'vite';
 // proxies API calls to a server on :3000.
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: {
+      onwarn(warning, warn) {
+        // TanStack Query ships "use client" directives (meaningless outside React Server Components).
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || (warning.code === 'SOURCEMAP_ERROR' && /use client|node_modules/.test(`${warning.message} ${warning.id ?? ''}`))) return;
+        warn(warning);
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: {
       '/v1': 'http://127.0.0.1:3000',
       '/health': 'http://127.0.0.1:3000',
+      '/docs': 'http://127.0.0.1:3000',
       '/socket.io': { target: 'ws://127.0.0.1:3000', ws: true },
     },
   },

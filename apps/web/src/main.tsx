@@ -1,50 +1,25 @@
-import { StrictMode, useEffect, useState } from 'react';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { isUnauthenticated } from './api/client';
+import { queryKeys } from './api/queries';
+import { App } from './app';
+import './styles.css';
 
-interface Health {
-  status: string;
-  version: string;
-  dependencies: Record<string, { status: string; detail?: string }>;
-}
-
-function App() {
-  const [health, setHealth] = useState<Health | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    fetch('/health')
-      .then((r) => r.json() as Promise<Health>)
-      .then(setHealth)
-      .catch((e: Error) => setError(e.message));
-  }, []);
-  return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 720, margin: '3rem auto', padding: '0 1rem' }}>
-      <h1>Sextant</h1>
-      <p>Code-and-history search for your team and its AI agents.</p>
-      {error && <p role="alert">Cannot reach the API: {error}</p>}
-      {health && (
-        <section aria-label="Service health">
-          <h2>
-            Service: <span data-testid="health-status">{health.status}</span> <small>v{health.version}</small>
-          </h2>
-          <ul>
-            {Object.entries(health.dependencies).map(([name, dep]) => (
-              <li key={name}>
-                {name}: {dep.status}
-                {dep.detail ? ` (${dep.detail})` : ''}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <p>
-        API reference: <a href="/docs">/docs</a>
-      </p>
-    </main>
-  );
-}
+// A 401 anywhere (key revoked while the tab is open) re-checks the key, which shows the key prompt.
+const onError = (err: unknown) => {
+  if (isUnauthenticated(err)) void queryClient.invalidateQueries({ queryKey: queryKeys.me });
+};
+const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (err, query) => query.queryKey[0] !== queryKeys.me[0] && onError(err) }),
+  mutationCache: new MutationCache({ onError }),
+  defaultOptions: { queries: { staleTime: 10_000, refetchOnWindowFocus: false, retry: (n, err) => !isUnauthenticated(err) && n < 2 } },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <QueryClientProvider client={queryClient}>
+      <App />
+    </QueryClientProvider>
   </StrictMode>,
 );

@@ -1,0 +1,121 @@
+/**
+ * TanStack Query hooks over the REST API. Query keys are shared with the realtime layer,
+ * which writes live job frames into `['jobs']` and invalidates after `index:done`.
+ */
+import type { IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail, SimilarTask, Task, TaskImportResult } from '@sextant/contracts';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './client';
+
+export const queryKeys = {
+  me: ['me'] as const,
+  repos: ['repos'] as const,
+  repo: (id: string) => ['repos', id] as const,
+  jobs: ['jobs'] as const,
+  tasks: (q: TaskListParams) => ['tasks', q] as const,
+  weights: ['weights'] as const,
+};
+
+export interface Me {
+  workspace: { id: string; slug: string; name: string };
+  role: 'reader' | 'member' | 'admin';
+  principal: string;
+  local_mode: boolean;
+}
+
+export const fetchMe = (key?: string | null) => api<Me>('/v1/auth/me', { key });
+
+export function useRepositories() {
+  return useQuery({ queryKey: queryKeys.repos, queryFn: async () => (await api<{ repositories: Repository[] }>('/v1/repos')).repositories });
+}
+
+export function useRepositoryDetail(id: string) {
+  return useQuery({ queryKey: queryKeys.repo(id), queryFn: () => api<RepositoryDetail>(`/v1/repos/${id}`) });
+}
+
+export function useJobs() {
+  return useQuery({ queryKey: queryKeys.jobs, queryFn: async () => (await api<{ jobs: IndexJob[] }>('/v1/jobs')).jobs });
+}
+
+/** Puts a job frame (REST answer or socket event) into the jobs cache, newest frame wins. */
+export function mergeJob(list: IndexJob[] | undefined, job: IndexJob): IndexJob[] {
+  const jobs = list ? [...list] : [];
+  const i = jobs.findIndex((j) => j.id === job.id);
+  if (i < 0) return [job, ...jobs];
+  // A late volatile progress frame must not move a finished job backwards.
+  const prev = jobs[i];
+  const finished = (j: IndexJob) => j.status === 'succeeded' || j.status === 'failed' || j.status === 'cancelled';
+  if (finished(prev) && !finished(job)) return jobs;
+  jobs[i] = job;
+  return jobs;
+}
+
+export function useRegisterRepository() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RegisterRepositoryRequest) => api<Repository & { job: IndexJob | null }>('/v1/repos', { method: 'POST', body }),
+    onSuccess: (repo) => {
+      if (repo.job) qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, repo.job!));
+      void qc.invalidateQueries({ queryKey: queryKeys.repos });
+    },
+  });
+}
+
+export function useStartIndex() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ repoId, kind }: { repoId: string; kind: IndexJobKind }) => api<IndexJob>(`/v1/repos/${repoId}/index`, { method: 'POST', body: { kind } }),
+    onSuccess: (job) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, job)),
+  });
+}
+
+export function useCancelJob() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (jobId: string) => api<IndexJob>(`/v1/jobs/${jobId}/cancel`, { method: 'POST' }),
+    onSuccess: (job) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, job)),
+  });
+}
+
+export function useRemoveRepository() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (repoId: string) => api<void>(`/v1/repos/${repoId}`, { method: 'DELETE' }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: queryKeys.repos }),
+  });
+}
+
+export interface TaskListParams {
+  query?: string;
+  source?: string;
+  limit: number;
+  offset: number;
+}
+
+export function useTasks(params: TaskListParams) {
+  return useQuery({
+    queryKey: queryKeys.tasks(params),
+    placeholderData: keepPreviousData,
+    queryFn: () => {
+      const qs = new URLSearchParams({ limit: String(params.limit), offset: String(params.offset) });
+      if (params.query) qs.set('query', params.query);
+      if (params.source) qs.set('source', params.source);
+      return api<{ tasks: Array<Task | SimilarTask>; total: number }>(`/v1/tasks?${qs}`);
+    },
+  });
+}
+
+export function useImportTasksFile() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { format: 'jsonl' | 'csv'; content: string; source?: string; repository_id?: string }) => api<TaskImportResult>('/v1/tasks/import', { method: 'POST', body }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['tasks'] }),
+  });
+}
+
+export function useImportGit() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { repository_id: string; since?: string; until?: string }) => api<TaskImportResult & { noise: number }>('/v1/tasks/import-git', { method: 'POST', body }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ['tasks'] }),
+  });
+}

@@ -1,0 +1,121 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect } from 'react';
+import { setApiKey, useApiKey } from './api/api-key.store';
+import { errorText, isUnauthenticated } from './api/client';
+import { fetchMe, queryKeys, useRepositories, type Me } from './api/queries';
+import { KeyPrompt } from './components/key-prompt';
+import { ActivityFeed, Presence } from './components/presence';
+import { PAGES, useHashRoute } from './lib/hash-route';
+import { useTheme } from './lib/theme';
+import { InsightsPage } from './pages/insights-page';
+import { RepositoriesPage } from './pages/repositories-page';
+import { SearchPage } from './pages/search-page';
+import { TasksPage } from './pages/tasks-page';
+import { RealtimeProvider } from './realtime/realtime-provider';
+
+/** Checks who we are (local mode, or the stored key), asks for a key when needed, then shows the dashboard. */
+export function App() {
+  const key = useApiKey();
+  const me = useQuery({ queryKey: [...queryKeys.me, key], queryFn: () => fetchMe(), retry: (n, err) => !isUnauthenticated(err) && n < 2, staleTime: 5 * 60_000 });
+  if (me.isPending) return <p className="boot muted">Connecting to Sextant…</p>;
+  if (me.error) {
+    if (isUnauthenticated(me.error)) return <KeyPrompt refused={Boolean(key)} />;
+    return (
+      <main className="boot">
+        <p className="text-error" role="alert">
+          {errorText(me.error)}
+        </p>
+        <button type="button" onClick={() => void me.refetch()}>
+          Retry
+        </button>
+      </main>
+    );
+  }
+  return <Dashboard me={me.data} apiKey={key} />;
+}
+
+function Dashboard({ me, apiKey }: { me: Me; apiKey: string | null }) {
+  const repos = useRepositories();
+  const repoName = useCallback((id: string) => repos.data?.find((r) => r.id === id)?.name ?? id.slice(0, 8), [repos.data]);
+  return (
+    <RealtimeProvider token={apiKey} repoName={repoName}>
+      <Shell me={me} apiKey={apiKey} />
+    </RealtimeProvider>
+  );
+}
+
+function Shell({ me, apiKey }: { me: Me; apiKey: string | null }) {
+  const route = useHashRoute();
+  const [theme, cycleTheme] = useTheme();
+  const qc = useQueryClient();
+
+  // "/" focuses the search box from anywhere (except while typing in a field).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+      const t = e.target as HTMLElement;
+      if (t.closest('input, textarea, select, [contenteditable="true"]')) return;
+      e.preventDefault();
+      if (route.page !== 'search') window.location.hash = '#/search';
+      requestAnimationFrame(() => document.getElementById('search-input')?.focus());
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [route.page]);
+
+  const forgetKey = () => {
+    setApiKey(null);
+    qc.clear();
+  };
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <a className="brand" href="#/search">
+          <span className="brand-mark" aria-hidden="true">
+            ⌖
+          </span>{' '}
+          Sextant
+        </a>
+        <nav aria-label="sections">
+          <ul className="nav">
+            {PAGES.map((p) => (
+              <li key={p.page}>
+                <a href={`#/${p.page}`} aria-current={route.page === p.page ? 'page' : undefined}>
+                  {p.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <Presence me={me.principal} />
+        <div className="topbar-end">
+          <span className="identity small" title={`workspace ${me.workspace.slug}`}>
+            {me.principal} · {me.role}
+            {me.local_mode ? ' · local mode' : ''}
+          </span>
+          <button type="button" className="ghost" onClick={cycleTheme} aria-label={`theme: ${theme} (change)`} title="Theme: system → light → dark">
+            {theme === 'dark' ? '☾' : theme === 'light' ? '☀' : '◐'} <span className="small">{theme}</span>
+          </button>
+          {apiKey && (
+            <button type="button" className="ghost small" onClick={forgetKey}>
+              Forget key
+            </button>
+          )}
+        </div>
+      </header>
+      <div className="layout">
+        <main id="main" tabIndex={-1}>
+          {route.page === 'search' && <SearchPage />}
+          {route.page === 'repos' && <RepositoriesPage />}
+          {route.page === 'tasks' && <TasksPage focusTaskId={route.params.get('id')} />}
+          {route.page === 'insights' && <InsightsPage />}
+        </main>
+        <ActivityFeed />
+      </div>
+    </div>
+  );
+}

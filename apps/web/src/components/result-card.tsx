@@ -1,0 +1,110 @@
+import type { SearchResult } from '@sextant/contracts';
+import { forwardRef, memo } from 'react';
+import type { Rating } from '../api/feedback';
+import { CodeBlock } from './code-block';
+import { ScoreBreakdown, SourceBadges } from './source-badges';
+
+export type RatingStatus = { state: 'idle' } | { state: 'saving' } | { state: 'saved'; where: 'server' | 'local' } | { state: 'error'; message: string };
+
+interface Props {
+  result: SearchResult;
+  rating: Rating;
+  ratingStatus: RatingStatus;
+  /** Ratings need the search id, which arrives with `search:done`. */
+  canRate: boolean;
+  onRate: (rating: Rating) => void;
+}
+
+const RELATED_SHOWN = 2;
+
+/**
+ * One fused result at a fixed height (so streaming re-ranks never shift the page):
+ * path and lines, source badges, score breakdown, the best chunk, related past tasks
+ * and 👍/👎. Focusable; the list moves focus with the arrow keys and rates with +/-.
+ */
+export const ResultCard = memo(
+  forwardRef<HTMLElement, Props>(function ResultCard({ result, rating, ratingStatus, canRate, onRate }, ref) {
+    const chunk = result.chunk ?? result.evidence[0] ?? null;
+    const lines = chunk ? `L${chunk.start_line}–${chunk.end_line}` : '';
+    const related = result.explain.related_tasks;
+    const ratingNote =
+      ratingStatus.state === 'saving'
+        ? 'saving…'
+        : ratingStatus.state === 'error'
+          ? ratingStatus.message
+          : ratingStatus.state === 'saved'
+            ? ratingStatus.where === 'local'
+              ? 'saved locally (feedback API unavailable)'
+              : rating === 0
+                ? 'rating withdrawn'
+                : 'thanks — rating recorded'
+            : canRate
+              ? ''
+              : 'rating opens when the search finishes';
+    return (
+      <article ref={ref} className="result" tabIndex={0} aria-label={`Result ${result.rank}: ${result.path}`} data-result-id={result.id}>
+        <header className="result-head">
+          <span className="result-rank">{result.rank}</span>
+          <span className="result-path" title={result.path}>
+            {result.repo_name && <span className="result-repo">{result.repo_name}/</span>}
+            {result.path}
+          </span>
+          {lines && <span className="result-lines">{lines}</span>}
+          {result.lang && <span className="result-lang">{result.lang}</span>}
+          {chunk?.symbol && (
+            <span className="result-symbol" title={chunk.symbol}>
+              {chunk.symbol}
+            </span>
+          )}
+        </header>
+        <div className="result-explain">
+          <SourceBadges sources={result.explain.sources} />
+          <ScoreBreakdown result={result} />
+        </div>
+        <ul className="result-reasons" aria-label="why it matched">
+          {result.explain.hit_reasons.map((r, i) => (
+            <li key={i}>{r}</li>
+          ))}
+        </ul>
+        <div className="result-code">{chunk ? <CodeBlock code={chunk.snippet} startLine={chunk.start_line} lang={result.lang} path={result.path} label={`${result.path} ${lines}`} /> : <p className="muted">No chunk text for this file.</p>}</div>
+        <div className="result-related" aria-label="why this file: related past tasks">
+          <span className="result-related-title">Why this file</span>
+          {related.length === 0 ? (
+            <span className="muted">no similar past task touched it</span>
+          ) : (
+            <ul>
+              {related.slice(0, RELATED_SHOWN).map((t) => (
+                <li key={t.task_id} title={`${t.title} (similarity ${t.score.toFixed(2)})`}>
+                  <a href={`#/tasks?id=${encodeURIComponent(t.task_id)}`} tabIndex={-1}>
+                    {t.title}
+                  </a>
+                  {t.created_at && <span className="muted"> · {t.created_at.slice(0, 10)}</span>}
+                </li>
+              ))}
+              {related.length > RELATED_SHOWN && <li className="muted">+{related.length - RELATED_SHOWN} more</li>}
+            </ul>
+          )}
+        </div>
+        <footer className="result-foot">
+          <div className="rate" role="group" aria-label="rate this result">
+            <button type="button" className="rate-btn" aria-pressed={rating === 1} disabled={!canRate} title="Helpful (+)" aria-label="helpful" onClick={() => onRate(rating === 1 ? 0 : 1)}>
+              👍
+            </button>
+            <button type="button" className="rate-btn" aria-pressed={rating === -1} disabled={!canRate} title="Not relevant (−)" aria-label="not relevant" onClick={() => onRate(rating === -1 ? 0 : -1)}>
+              👎
+            </button>
+          </div>
+          <span className={`rate-note ${ratingStatus.state === 'error' ? 'text-error' : 'muted'}`} role="status">
+            {ratingNote}
+          </span>
+          <span className="result-score">{result.score.toFixed(3)}</span>
+        </footer>
+      </article>
+    );
+  }),
+);
+
+/** The same box, empty: keeps the list's height while sources are still answering. */
+export function ResultPlaceholder() {
+  return <div className="result result-placeholder" aria-hidden="true" />;
+}

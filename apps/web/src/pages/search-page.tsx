@@ -1,0 +1,244 @@
+import type { SearchResult } from '@sextant/contracts';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { errorText } from '../api/client';
+import { rateResult, useMyRatings, useRecordRatingInCache, type Rating } from '../api/feedback';
+import { useRepositories } from '../api/queries';
+import { ResultCard, ResultPlaceholder, type RatingStatus } from '../components/result-card';
+import { sourceLabel } from '../components/source-badges';
+import { useStreamedSearch, type SearchOptions } from '../realtime/use-streamed-search';
+
+const STRATEGIES = ['weighted', 'rrf', 'cascade', 'vote', 'concat'] as const;
+const SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
+const splitList = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+export function SearchPage() {
+  const { state, run, cancel } = useStreamedSearch();
+  const repos = useRepositories();
+  const [query, setQuery] = useState('');
+  const [strategy, setStrategy] = useState<(typeof STRATEGIES)[number]>('weighted');
+  const [granularity, setGranularity] = useState<'file' | 'chunk'>('file');
+  const [topK, setTopK] = useState(10);
+  const [langs, setLangs] = useState('');
+  const [include, setInclude] = useState('');
+  const [exclude, setExclude] = useState('');
+  const [repo, setRepo] = useState('');
+  const [sources, setSources] = useState<string[]>([...SOURCES]);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const cardRefs = useRef(new Map<string, HTMLElement>());
+
+  const myRatings = useMyRatings(state.searchId);
+  const recordInCache = useRecordRatingInCache();
+  const [ratingStatus, setRatingStatus] = useState<Record<string, RatingStatus>>({});
+  useEffect(() => setRatingStatus({}), [state.searchId]);
+
+  useEffect(() => inputRef.current?.focus(), []);
+
+  const submit = (e?: FormEvent) => {
+    e?.preventDefault();
+    const q = query.trim();
+    if (!q) return;
+    const filters: NonNullable<SearchOptions['filters']> = {};
+    if (langs.trim()) filters.langs = splitList(langs);
+    if (include.trim()) filters.include = splitList(include);
+    if (exclude.trim()) filters.exclude = splitList(exclude);
+    if (repo) filters.repos = [repo];
+    const options: SearchOptions = { top_k: topK, strategy, granularity };
+    if (Object.keys(filters).length) options.filters = filters;
+    if (sources.length && sources.length < SOURCES.length) options.sources = sources as SearchOptions['sources'];
+    run(q, options);
+  };
+
+  const rate = useCallback(
+    async (result: SearchResult, rating: Rating) => {
+      const searchId = state.searchId;
+      if (!searchId) return;
+      setRatingStatus((s) => ({ ...s, [result.id]: { state: 'saving' } }));
+      try {
+        const outcome = await rateResult(searchId, result.id, rating);
+        recordInCache(searchId, result.id, outcome.rating);
+        setRatingStatus((s) => ({ ...s, [result.id]: { state: 'saved', where: outcome.stored } }));
+      } catch (err) {
+        setRatingStatus((s) => ({ ...s, [result.id]: { state: 'error', message: errorText(err) } }));
+      }
+    },
+    [state.searchId, recordInCache],
+  );
+
+  const ratingOf = (id: string): Rating => myRatings.data?.[id] ?? 0;
+
+  // Arrow keys move between results; +/- rate the focused one.
+  const onListKeyDown = (e: KeyboardEvent<HTMLOListElement>) => {
+    const target = e.target as HTMLElement;
+    const card = target.closest<HTMLElement>('.result[data-result-id]');
+    if (!card) return;
+    const ids = state.results.map((r) => r.id);
+    const i = ids.indexOf(card.dataset.resultId!);
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      const next = ids[Math.max(0, Math.min(ids.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)))];
+      cardRefs.current.get(next)?.focus();
+    } else if ((e.key === '+' || e.key === '=' || e.key === '-') && target === card) {
+      e.preventDefault();
+      const result = state.results[i];
+      if (!result || !state.searchId) return;
+      const wanted: Rating = e.key === '-' ? -1 : 1;
+      void rate(result, ratingOf(result.id) === wanted ? 0 : wanted);
+    } else if (e.key === 'Escape') {
+      inputRef.current?.focus();
+    }
+  };
+
+  const streaming = state.status === 'streaming';
+  const placeholders = streaming ? Math.max(0, state.topK - state.results.length) : 0;
+
+  return (
+    <section className="page" aria-labelledby="search-title">
+      <h1 id="search-title" className="visually-hidden">
+        Search
+      </h1>
+      <form className="search-form" onSubmit={submit} role="search">
+        <div className="search-row">
+          <label htmlFor="search-input" className="visually-hidden">
+            Search code and task history
+          </label>
+          <input
+            id="search-input"
+            ref={inputRef}
+            type="search"
+            placeholder="Where is session refresh handled?  (press / to focus)"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            autoComplete="off"
+            spellCheck={false}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' && state.results[0]) {
+                e.preventDefault();
+                cardRefs.current.get(state.results[0].id)?.focus();
+              }
+            }}
+          />
+          <button type="submit" className="primary" disabled={!query.trim()}>
+            Search
+          </button>
+          {streaming && (
+            <button type="button" onClick={cancel}>
+              Cancel
+            </button>
+          )}
+        </div>
+        <div className="search-options">
+          <label>
+            Strategy{' '}
+            <select value={strategy} onChange={(e) => setStrategy(e.target.value as typeof strategy)} aria-label="fusion strategy">
+              {STRATEGIES.map((s) => (
+                <option key={s}>{s}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Results{' '}
+            <select value={granularity} onChange={(e) => setGranularity(e.target.value as 'file' | 'chunk')}>
+              <option value="file">files</option>
+              <option value="chunk">chunks</option>
+            </select>
+          </label>
+          <label>
+            Top{' '}
+            <input type="number" min={1} max={50} value={topK} onChange={(e) => setTopK(Math.max(1, Math.min(50, Number(e.target.value) || 10)))} className="narrow" />
+          </label>
+          <label>
+            Repository{' '}
+            <select value={repo} onChange={(e) => setRepo(e.target.value)}>
+              <option value="">all</option>
+              {repos.data?.map((r) => (
+                <option key={r.id} value={r.id}>
+                  {r.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <details className="filters">
+            <summary>Filters</summary>
+            <div className="filters-body">
+              <label>
+                Languages <input value={langs} onChange={(e) => setLangs(e.target.value)} placeholder="typescript, python" />
+              </label>
+              <label>
+                Include <input value={include} onChange={(e) => setInclude(e.target.value)} placeholder="src/**" />
+              </label>
+              <label>
+                Exclude <input value={exclude} onChange={(e) => setExclude(e.target.value)} placeholder="**/*.test.ts" />
+              </label>
+              <fieldset>
+                <legend>Sources</legend>
+                {SOURCES.map((s) => (
+                  <label key={s} className="check">
+                    <input type="checkbox" checked={sources.includes(s)} onChange={(e) => setSources((cur) => (e.target.checked ? [...cur, s] : cur.filter((x) => x !== s)))} /> {sourceLabel(s)}
+                  </label>
+                ))}
+              </fieldset>
+            </div>
+          </details>
+        </div>
+      </form>
+
+      <div className="search-status" aria-live="polite" data-status={state.status}>
+        {state.status === 'idle' && <span className="muted">Type a question or an identifier. Keys: / search · ↑↓ results · + / − rate · Esc back to the box</span>}
+        {state.status !== 'idle' && (
+          <>
+            <ul className="source-progress" aria-label="sources">
+              {(sources.length ? sources : SOURCES).map((s) => {
+                const done = state.sourcesDone.includes(s) || (state.status === 'done' && !state.sourcesPending.includes(s));
+                return (
+                  <li key={s} className={done ? 'done' : streaming ? 'pending' : 'skipped'}>
+                    {done ? '✓' : streaming ? '…' : '–'} {sourceLabel(s)}
+                  </li>
+                );
+              })}
+            </ul>
+            <span className="muted status-text">
+              {streaming && `streaming · ${state.results.length} results so far`}
+              {state.status === 'done' && `${state.results.length} results · ${state.queryClass ?? ''} query · ${state.strategy ?? ''}${state.timings.total !== undefined ? ` · ${Math.round(state.timings.total)} ms` : ''}${state.transport === 'rest' ? ' · via REST' : ''}`}
+              {state.status === 'error' && <span className="text-error">{state.error}</span>}
+            </span>
+          </>
+        )}
+      </div>
+      {state.limits.length > 0 && (
+        <ul className="limits" aria-label="degradations">
+          {state.limits.map((l, i) => (
+            <li key={i}>{l}</li>
+          ))}
+        </ul>
+      )}
+      {state.status === 'done' && state.results.length === 0 && <p className="empty">Nothing found. Try other words, fewer filters, or check that a repository is indexed.</p>}
+
+      <ol className="results" aria-label="results" aria-busy={streaming} onKeyDown={onListKeyDown} data-search-id={state.searchId ?? ''}>
+        {state.results.map((r) => (
+          <li key={r.id}>
+            <ResultCard
+              ref={(el) => {
+                if (el) cardRefs.current.set(r.id, el);
+                else cardRefs.current.delete(r.id);
+              }}
+              result={r}
+              rating={ratingOf(r.id)}
+              ratingStatus={ratingStatus[r.id] ?? { state: 'idle' }}
+              canRate={Boolean(state.searchId)}
+              onRate={(rating) => void rate(r, rating)}
+            />
+          </li>
+        ))}
+        {Array.from({ length: placeholders }, (_, i) => (
+          <li key={`ph${i}`}>
+            <ResultPlaceholder />
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,217 @@
+import type { SimilarTask, Task, TaskImportResult } from '@sextant/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { api, errorText } from '../api/client';
+import { useImportGit, useImportTasksFile, useRepositories, useTasks } from '../api/queries';
+
+const PAGE = 25;
+
+export function TasksPage({ focusTaskId }: { focusTaskId: string | null }) {
+  const [draft, setDraft] = useState('');
+  const [query, setQuery] = useState('');
+  const [source, setSource] = useState('');
+  const [offset, setOffset] = useState(0);
+  const tasks = useTasks({ query: query || undefined, source: source || undefined, limit: PAGE, offset });
+  const total = tasks.data?.total ?? 0;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setQuery(draft.trim());
+    setOffset(0);
+  };
+  return (
+    <section className="page" aria-labelledby="tasks-title">
+      <h1 id="tasks-title">Task history</h1>
+      {focusTaskId && <FocusedTask id={focusTaskId} />}
+      <div className="two-col">
+        <ImportFileCard />
+        <ImportGitCard />
+      </div>
+      <form className="search-row card" role="search" onSubmit={submit}>
+        <label htmlFor="task-query" className="visually-hidden">
+          Find similar tasks
+        </label>
+        <input id="task-query" type="search" value={draft} onChange={(e) => setDraft(e.target.value)} placeholder="Find similar past tasks (empty: newest first)" />
+        <label>
+          <span className="visually-hidden">Source</span>
+          <input value={source} onChange={(e) => (setSource(e.target.value), setOffset(0))} placeholder="source (git, jira…)" className="narrow-text" />
+        </label>
+        <button type="submit" className="primary">
+          Search tasks
+        </button>
+      </form>
+      {tasks.error && <p className="text-error">{errorText(tasks.error)}</p>}
+      <div className="task-meta muted small" aria-live="polite">
+        {tasks.isFetching ? 'Loading…' : query ? `${total} similar tasks for “${query}”` : `${total} tasks`}
+      </div>
+      <ul className="task-list">
+        {tasks.data?.tasks.map((t) => (
+          <li key={t.id}>
+            <TaskRow task={t} />
+          </li>
+        ))}
+      </ul>
+      {tasks.data && tasks.data.tasks.length === 0 && <p className="empty">No tasks. Import a JSONL/CSV file or your git history above.</p>}
+      {!query && total > PAGE && (
+        <nav className="pager" aria-label="pages">
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            ← Newer
+          </button>
+          <span className="muted">
+            {offset + 1}–{Math.min(total, offset + PAGE)} of {total}
+          </span>
+          <button type="button" disabled={offset + PAGE >= total} onClick={() => setOffset(offset + PAGE)}>
+            Older →
+          </button>
+        </nav>
+      )}
+    </section>
+  );
+}
+
+function TaskRow({ task }: { task: Task | SimilarTask }) {
+  const score = 'score' in task ? task.score : null;
+  return (
+    <details className="task card">
+      <summary>
+        <span className="task-id mono">{task.external_id}</span>
+        <span className="task-title">{task.title}</span>
+        <span className="pill">{task.source}</span>
+        {task.status && <span className="pill">{task.status}</span>}
+        <span className="muted small">{task.files.length} files</span>
+        {task.created_at && <span className="muted small">{task.created_at.slice(0, 10)}</span>}
+        {score !== null && <span className="muted small">score {score.toFixed(3)}</span>}
+      </summary>
+      {task.body && <p className="task-body">{task.body}</p>}
+      {task.outcome && <p className="task-body">Outcome: {task.outcome}</p>}
+      <ul className="task-files">
+        {task.files.map((f) => (
+          <li key={f} className="mono">
+            {f}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function FocusedTask({ id }: { id: string }) {
+  const task = useQuery({ queryKey: ['task', id], queryFn: () => api<Task>(`/v1/tasks/${encodeURIComponent(id)}`) });
+  if (task.error) return <p className="text-error">{errorText(task.error)}</p>;
+  if (!task.data) return null;
+  return (
+    <div className="focused-task">
+      <h2>Task {task.data.external_id}</h2>
+      <TaskRow task={task.data} />
+    </div>
+  );
+}
+
+function ImportSummary({ result }: { result: TaskImportResult & { noise?: number } }) {
+  return (
+    <div className="import-result" role="status">
+      <p>
+        Imported {result.imported}, updated {result.updated}, skipped {result.skipped}
+        {result.noise !== undefined ? ` (${result.noise} noise commits skipped)` : ''}.
+      </p>
+      {result.errors.length > 0 && (
+        <ul className="text-error small">
+          {result.errors.slice(0, 20).map((e, i) => (
+            <li key={i}>
+              {e.line !== undefined ? `line ${e.line}: ` : e.id ? `${e.id}: ` : ''}
+              {e.message}
+            </li>
+          ))}
+          {result.errors.length > 20 && <li>… {result.errors.length - 20} more</li>}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function ImportFileCard() {
+  const importFile = useImportTasksFile();
+  const [file, setFile] = useState<File | null>(null);
+  const [format, setFormat] = useState<'jsonl' | 'csv'>('jsonl');
+  const [source, setSource] = useState('');
+  useEffect(() => {
+    if (file) setFormat(/\.csv$/i.test(file.name) ? 'csv' : 'jsonl');
+  }, [file]);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!file) return;
+    const content = await file.text();
+    importFile.mutate({ format, content, ...(source.trim() ? { source: source.trim() } : {}) });
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="import-file-title">
+      <h2 id="import-file-title">Import a file</h2>
+      <p className="muted small">JSONL (one task per line: id, title, body, files, status, created_at) or CSV with those columns. Large files: `sextant tasks import`.</p>
+      <div className="form-row">
+        <label className="grow">
+          <span className="visually-hidden">Task file</span>
+          <input type="file" accept=".jsonl,.json,.ndjson,.csv,text/csv,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+        </label>
+        <label>
+          Format{' '}
+          <select value={format} onChange={(e) => setFormat(e.target.value as 'jsonl' | 'csv')}>
+            <option value="jsonl">JSONL</option>
+            <option value="csv">CSV</option>
+          </select>
+        </label>
+        <label>
+          <span className="visually-hidden">Source name</span>
+          <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="source (optional)" className="narrow-text" />
+        </label>
+        <button type="submit" className="primary" disabled={!file || importFile.isPending}>
+          {importFile.isPending ? 'Importing…' : 'Import'}
+        </button>
+      </div>
+      {importFile.error && <p className="text-error">{errorText(importFile.error)}</p>}
+      {importFile.data && <ImportSummary result={importFile.data} />}
+    </form>
+  );
+}
+
+function ImportGitCard() {
+  const repos = useRepositories();
+  const importGit = useImportGit();
+  const [repoId, setRepoId] = useState('');
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const chosen = repoId || repos.data?.[0]?.id || '';
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!chosen) return;
+    importGit.mutate({ repository_id: chosen, ...(since ? { since } : {}), ...(until ? { until } : {}) });
+  };
+  return (
+    <form className="card" onSubmit={submit} aria-labelledby="import-git-title">
+      <h2 id="import-git-title">Import from git</h2>
+      <p className="muted small">Each non-merge commit becomes a task with its message and changed files; merged pull requests become one task.</p>
+      <div className="form-row">
+        <label className="grow">
+          Repository{' '}
+          <select value={chosen} onChange={(e) => setRepoId(e.target.value)}>
+            {repos.data?.length ? null : <option value="">no repository</option>}
+            {repos.data?.map((r) => (
+              <option key={r.id} value={r.id}>
+                {r.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Since <input value={since} onChange={(e) => setSince(e.target.value)} placeholder="2024-01-01" className="narrow-text" />
+        </label>
+        <label>
+          Until <input value={until} onChange={(e) => setUntil(e.target.value)} placeholder="HEAD" className="narrow-text" />
+        </label>
+        <button type="submit" className="primary" disabled={!chosen || importGit.isPending}>
+          {importGit.isPending ? 'Importing…' : 'Import history'}
+        </button>
+      </div>
+      {importGit.error && <p className="text-error">{errorText(importGit.error)}</p>}
+      {importGit.data && <ImportSummary result={importGit.data} />}
+    </form>
+  );
+}

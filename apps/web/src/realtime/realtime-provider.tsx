@@ -1,0 +1,124 @@
+/**
+ * One socket.io connection per tab, typed by the contracts' event maps. It feeds the
+ * rest of the dashboard: presence, a live activity feed, job frames written straight into
+ * the `['jobs']` query cache, and weights updates. After any (re)connection that the
+ * server could not recover, job state is re-read over REST (`GET /v1/jobs`).
+ */
+import type { ClientToServerEvents, FeedbackRecordedEvent, IndexJob, PresenceEvent, ServerToClientEvents, WeightsUpdatedEvent } from '@sextant/contracts';
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { mergeJob, queryKeys } from '../api/queries';
+
+export type SextantSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'refused';
+
+export interface ActivityItem {
+  id: string;
+  at: number;
+  kind: 'index' | 'feedback' | 'weights' | 'presence';
+  text: string;
+  tone?: 'ok' | 'error';
+}
+
+interface RealtimeState {
+  socket: SextantSocket | null;
+  status: ConnectionStatus;
+  statusDetail: string | null;
+  presence: PresenceEvent['members'];
+  activity: ActivityItem[];
+  /** Bumped on every `weights:updated`, with the event, so views can refetch or append. */
+  lastWeights: WeightsUpdatedEvent | null;
+  lastFeedback: FeedbackRecordedEvent | null;
+}
+
+const RealtimeContext = createContext<RealtimeState>({ socket: null, status: 'connecting', statusDetail: null, presence: [], activity: [], lastWeights: null, lastFeedback: null });
+
+export const useRealtime = () => useContext(RealtimeContext);
+
+let activitySeq = 0;
+const MAX_ACTIVITY = 40;
+
+export function RealtimeProvider({ token, repoName, children }: { token: string | null; repoName: (id: string) => string; children: ReactNode }) {
+  const qc = useQueryClient();
+  const [socket, setSocket] = useState<SextantSocket | null>(null);
+  const [status, setStatus] = useState<ConnectionStatus>('connecting');
+  const [statusDetail, setStatusDetail] = useState<string | null>(null);
+  const [presence, setPresence] = useState<PresenceEvent['members']>([]);
+  const [activity, setActivity] = useState<ActivityItem[]>([]);
+  const [lastWeights, setLastWeights] = useState<WeightsUpdatedEvent | null>(null);
+  const [lastFeedback, setLastFeedback] = useState<FeedbackRecordedEvent | null>(null);
+  const nameRef = useRef(repoName);
+  nameRef.current = repoName;
+
+  useEffect(() => {
+    const s: SextantSocket = io({ auth: token ? { token } : {}, reconnectionDelayMax: 5000 });
+    setSocket(s);
+    setStatus('connecting');
+    const push = (item: Omit<ActivityItem, 'id' | 'at'>) => setActivity((a) => [{ ...item, id: `a${++activitySeq}`, at: Date.now() }, ...a].slice(0, MAX_ACTIVITY));
+    const seenJobs = new Set<string>();
+    const applyJob = (job: IndexJob) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, job));
+
+    s.on('connect', () => {
+      setStatus('connected');
+      setStatusDetail(null);
+      // Missed frames cannot be replayed unless the server recovered the session: re-read jobs.
+      if (!s.recovered) {
+        void qc.invalidateQueries({ queryKey: queryKeys.jobs });
+        void qc.invalidateQueries({ queryKey: queryKeys.repos });
+      }
+    });
+    s.on('disconnect', (reason) => {
+      setStatus(reason === 'io client disconnect' ? 'connecting' : 'reconnecting');
+      setStatusDetail(reason);
+    });
+    s.on('connect_error', (err: Error & { data?: { message?: string } }) => {
+      // Refused handshakes (bad key) are not retried by socket.io; transport errors are.
+      setStatus(s.active ? 'reconnecting' : 'refused');
+      setStatusDetail(err.data?.message ?? err.message);
+    });
+    s.on('presence', (e) => setPresence(e.members));
+    s.on('index:progress', (e) => {
+      applyJob(e.job);
+      if (!seenJobs.has(e.job.id)) {
+        seenJobs.add(e.job.id);
+        push({ kind: 'index', text: `Indexing ${nameRef.current(e.repository_id)} (${e.job.kind})` });
+      }
+    });
+    s.on('index:done', (e) => {
+      applyJob(e.job);
+      void qc.invalidateQueries({ queryKey: queryKeys.repos });
+      const c = e.job.counts;
+      push({ kind: 'index', tone: 'ok', text: `Indexed ${nameRef.current(e.repository_id)}: ${c.indexed} files, ${c.chunks} chunks${c.failed ? `, ${c.failed} failed` : ''}` });
+    });
+    s.on('index:error', (e) => {
+      applyJob(e.job);
+      void qc.invalidateQueries({ queryKey: queryKeys.repos });
+      push({ kind: 'index', tone: 'error', text: `Indexing ${nameRef.current(e.repository_id)} ${e.job.status}: ${e.job.error ?? 'error'}` });
+    });
+    s.on('feedback:recorded', (e) => {
+      setLastFeedback(e);
+      push({ kind: 'feedback', text: `${e.principal} rated ${shortItem(e.item_id)} ${e.rating > 0 ? '👍' : e.rating < 0 ? '👎' : '(cleared)'}` });
+    });
+    s.on('weights:updated', (e) => {
+      setLastWeights(e);
+      void qc.invalidateQueries({ queryKey: queryKeys.weights });
+      push({ kind: 'weights', text: `Fusion weights for ${e.query_class} queries → v${e.version} (${e.origin})` });
+    });
+    return () => {
+      s.removeAllListeners();
+      s.disconnect();
+      setSocket(null);
+      setPresence([]);
+    };
+  }, [token, qc]);
+
+  const value = useMemo(() => ({ socket, status, statusDetail, presence, activity, lastWeights, lastFeedback }), [socket, status, statusDetail, presence, activity, lastWeights, lastFeedback]);
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+}
+
+/** `file:<repo>:<path>` -> the path; chunk ids stay as they are (shortened). */
+function shortItem(id: string): string {
+  const m = /^file:[^:]+:(.+)$/.exec(id);
+  return m ? m[1] : id.length > 16 ? `${id.slice(0, 8)}…` : id;
+}
