@@ -9,6 +9,7 @@ import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { loggerOptions } from './logging/logger.options';
 import { AuthModule } from './modules/auth/auth.module';
+import { FeedbackModule } from './modules/feedback/feedback.module';
 import { HealthModule } from './modules/health/health.module';
 import { FileSearchModule } from './modules/file-search/file-search.module';
 import { FusionModule } from './modules/fusion/fusion.module';
@@ -39,6 +40,7 @@ export class AppModule {
         TaskHistoryModule,
         FileSearchModule,
         FusionModule,
+        FeedbackModule,
         McpModule,
         RealtimeModule,
       ],

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DEFAULT_FUSION_WEIGHTS, type QueryClass, type SourceWeights } from '@sextant/retrieval';
-import { Repository } from 'typeorm';
+import { In, Repository, type EntityManager } from 'typeorm';
 import { FusionWeightsEntity } from './fusion-weights.entity';
 
 export interface CurrentWeights {
@@ -13,6 +13,8 @@ export interface CurrentWeights {
   origin: string;
   pinned: boolean;
   createdAt: string | null;
+  /** Who made this version (a rating's principal, an admin), when known. */
+  principal?: string | null;
 }
 
 /** Versioned per-workspace, per-query-class fusion weights (the feedback module appends versions). */
@@ -56,6 +58,45 @@ export class FusionWeightsService {
 
   async history(workspaceId: string, queryClass: QueryClass, limit = 200): Promise<CurrentWeights[]> {
     const rows = await this.rows.find({ where: { workspaceId, queryClass }, order: { version: 'DESC' }, take: limit });
-    return rows.map((r) => ({ queryClass, version: r.version, weights: r.weights, origin: r.origin, pinned: r.pinned, createdAt: r.createdAt.toISOString() }));
+    return rows.map((r) => toCurrent(queryClass, r));
   }
+
+  /**
+   * The newest stored version read inside a transaction (bypassing the cache, which may be
+   * stale while another writer is appending), or the defaults as version 0.
+   */
+  async latestIn(manager: EntityManager, workspaceId: string, queryClass: QueryClass): Promise<CurrentWeights> {
+    const row = await manager.getRepository(FusionWeightsEntity).findOne({ where: { workspaceId, queryClass }, order: { version: 'DESC' } });
+    return row ? toCurrent(queryClass, row) : defaultsOf(queryClass);
+  }
+
+  /** Appends a version inside the caller's transaction; call {@link invalidate} after it commits. */
+  async appendIn(manager: EntityManager, workspaceId: string, queryClass: QueryClass, weights: SourceWeights, origin: string, options: { pinned?: boolean; principal?: string } = {}): Promise<CurrentWeights> {
+    const latest = await this.latestIn(manager, workspaceId, queryClass);
+    const repo = manager.getRepository(FusionWeightsEntity);
+    const row = await repo.save(
+      repo.create({ id: randomUUID(), workspaceId, queryClass, version: latest.version + 1, weights: weights as Record<string, number>, origin, pinned: options.pinned ?? false, principal: options.principal ?? null }),
+    );
+    return toCurrent(queryClass, row);
+  }
+
+  /** Drops the cached current version (after a write that did not go through {@link append}). */
+  invalidate(workspaceId: string, queryClass: QueryClass): void {
+    this.cache.delete(`${workspaceId}:${queryClass}`);
+  }
+
+  /** The newest version whose origin is one of `origins` (e.g. the last weights a person set), or null. */
+  async latestWithOrigin(workspaceId: string, queryClass: QueryClass, origins: readonly string[], manager?: EntityManager): Promise<CurrentWeights | null> {
+    const repo = manager ? manager.getRepository(FusionWeightsEntity) : this.rows;
+    const row = await repo.findOne({ where: { workspaceId, queryClass, origin: In([...origins]) }, order: { version: 'DESC' } });
+    return row ? toCurrent(queryClass, row) : null;
+  }
+}
+
+function toCurrent(queryClass: QueryClass, r: FusionWeightsEntity): CurrentWeights {
+  return { queryClass, version: r.version, weights: r.weights, origin: r.origin, pinned: r.pinned, createdAt: r.createdAt.toISOString(), principal: r.principal };
+}
+
+function defaultsOf(queryClass: QueryClass): CurrentWeights {
+  return { queryClass, version: 0, weights: { ...DEFAULT_FUSION_WEIGHTS[queryClass] }, origin: 'default', pinned: false, createdAt: null };
 }

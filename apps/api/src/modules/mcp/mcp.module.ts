@@ -1,4 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { FeedbackModule } from '../feedback/feedback.module';
+import { FeedbackService } from '../feedback/feedback.service';
 import { FusionModule } from '../fusion/fusion.module';
 import { IndexingModule } from '../indexing/indexing.module';
 import { TaskHistoryModule } from '../task-history/task-history.module';
@@ -23,14 +25,13 @@ const TOOLS = [SearchTool, FetchTool, SearchFilesByContentTool, SearchFunctionsT
  * McpServerFactory, `sextant mcp --stdio`.
  */
 @Module({
-  imports: [FusionModule, TaskHistoryModule, IndexingModule],
+  imports: [FusionModule, TaskHistoryModule, IndexingModule, FeedbackModule],
   controllers: [McpController],
   providers: [
     ...TOOLS,
     CodeSearchRunner,
     { provide: MCP_TOOLS, inject: TOOLS, useFactory: (...tools: unknown[]) => tools },
-    // Until the Feedback module provides FeedbackService here, rate_result answers "feedback is not available yet".
-    { provide: FEEDBACK_RATER, useValue: null },
+    { provide: FEEDBACK_RATER, useExisting: FeedbackService },
     McpServerFactory,
   ],
   exports: [McpServerFactory],

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import { OnGatewayConnection, OnGatewayDisconnect, OnGatewayInit, SubscribeMessage, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import {
+  FeedbackRateRequestSchema,
   SearchCancelEventSchema,
   SearchRequestSchema,
   SearchStartEventSchema,
@@ -16,6 +17,7 @@ import { DomainError } from '../../common/domain-error';
 import type { AuthContext } from '../auth/auth-context';
 import { AuthService } from '../auth/auth.service';
 import { socketAuthMiddleware } from '../auth/socket-auth.middleware';
+import { FeedbackService } from '../feedback/feedback.service';
 import { SearchService } from '../fusion/search.service';
 import { IndexEvents } from '../indexing/services/indexing.tokens';
 import { FeedbackEvents, workspaceRoom } from './realtime.events';
@@ -37,6 +39,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   constructor(
     private readonly auth: AuthService,
     private readonly search: SearchService,
+    private readonly feedback: FeedbackService,
   ) {}
 
   afterInit(server: Server): void {
@@ -110,6 +113,28 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     if (running?.requestId === parsed.data.request_id) {
       running.controller.abort();
       this.running.delete(socket.id);
+    }
+  }
+
+  /** Rate a result like `POST /v1/feedback`; the ack gets the response, failures (readers, unknown ids) a `feedback:error`. */
+  @SubscribeMessage('feedback:rate')
+  async onFeedbackRate(socket: SextantSocket, payload: unknown): Promise<unknown> {
+    const ids = payload as { search_id?: unknown; item_id?: unknown } | null;
+    const ref = { search_id: typeof ids?.search_id === 'string' ? ids.search_id.slice(0, 100) : null, item_id: typeof ids?.item_id === 'string' ? ids.item_id.slice(0, 1200) : null };
+    const parsed = FeedbackRateRequestSchema.safeParse(payload);
+    if (!parsed.success) {
+      const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
+      socket.emit('feedback:error', { ...ref, error: 'invalid_request', message });
+      return { error: 'invalid_request', message };
+    }
+    try {
+      return await this.feedback.rate(socket.data.auth!, parsed.data);
+    } catch (err) {
+      const known = err instanceof DomainError;
+      if (!known) this.logger.error({ err }, 'Socket rating failed');
+      const e = { ...ref, error: known ? err.code : 'internal_error', message: known ? err.message : 'rating failed' };
+      socket.emit('feedback:error', e);
+      return { error: e.error, message: e.message };
     }
   }
 

@@ -1,0 +1,35 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { FeedbackListQuerySchema, FeedbackRateRequestSchema, type FeedbackListResponse, type FeedbackRateResponse } from '@sextant/contracts';
+import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
+import { zodDto } from '../../common/zod-validation.pipe';
+import type { AuthContext } from '../auth/auth-context';
+import { RequireRole } from '../auth/role.decorator';
+import { CurrentAuth } from '../workspaces/current-workspace.decorator';
+import { FeedbackService } from './feedback.service';
+
+class FeedbackRateDto extends zodDto(FeedbackRateRequestSchema) {}
+class FeedbackListQueryDto extends zodDto(FeedbackListQuerySchema) {}
+
+@ApiTags('feedback')
+@Controller('v1/feedback')
+export class FeedbackController {
+  constructor(private readonly feedback: FeedbackService) {}
+
+  /** Rate one result of a search (+1 / -1 / 0, or 1..5 stars); rating again replaces the earlier rating. */
+  @Post()
+  @HttpCode(200)
+  @RequireRole('member')
+  @ApiZodBody(FeedbackRateRequestSchema)
+  rate(@CurrentAuth() auth: AuthContext, @Body() body: FeedbackRateDto): Promise<FeedbackRateResponse> {
+    return this.feedback.rate(auth, body);
+  }
+
+  /** Every rating of one search, with per-item totals. */
+  @Get()
+  @RequireRole('reader')
+  @ApiZodQuery(FeedbackListQuerySchema)
+  list(@CurrentAuth() auth: AuthContext, @Query() query: FeedbackListQueryDto): Promise<FeedbackListResponse> {
+    return this.feedback.list(auth, query.search_id);
+  }
+}
