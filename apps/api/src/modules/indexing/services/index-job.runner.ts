@@ -1,8 +1,11 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import type { IndexProgressEvent } from '@sextant/contracts';
 import {
   changedFilesSince,
+  detectLanguage,
   discoverFiles,
   headCommit,
   isGitRepo,
@@ -88,13 +91,14 @@ export class IndexJobRunner {
       // --- discover ---------------------------------------------------------------
       job.phase = 'discover';
       emit(true);
-      const commit = (await isGitRepo(repo.rootPath)) ? await headCommit(repo.rootPath).catch(() => null) : null;
+      // Watch-triggered (targeted) jobs know their paths; they skip git, which costs two processes per job.
+      const commit = !job.options.paths && (await isGitRepo(repo.rootPath)) ? await headCommit(repo.rootPath).catch(() => null) : null;
       job.checkpoint = { ...job.checkpoint, commit };
-      const discovery = await discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes });
-      this.throwIfCancelled(signal);
       const existing = new Map((await this.files.list(ws, repo.id)).map((r) => [r.path, r]));
-      let discovered = discovery.files;
       const targeted = job.options.paths ? new Set(job.options.paths) : null;
+      const discovery = (targeted && this.statKnownPaths(repo.rootPath, targeted, existing)) || (await discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes }));
+      this.throwIfCancelled(signal);
+      let discovered = discovery.files;
       if (targeted) discovered = discovered.filter((f) => targeted.has(f.path));
       const discoveredPaths = new Set(discovered.map((f) => f.path));
       const removed = [...existing.keys()].filter((p) => !discoveredPaths.has(p) && (!targeted || targeted.has(p)));
@@ -166,6 +170,29 @@ export class IndexJobRunner {
       }
       return job;
     }
+  }
+
+  /**
+   * Fast path for watch-triggered jobs: when every changed path is a file indexed before
+   * (someone saved files), stat just those instead of walking the tree. New paths, or a
+   * changed ignore file, return null so the full discovery decides what is indexable.
+   */
+  private statKnownPaths(root: string, paths: Set<string>, existing: Map<string, unknown>): { files: DiscoveredFile[]; skippedByReason: Record<string, number> } | null {
+    const files: DiscoveredFile[] = [];
+    for (const p of paths) {
+      if (!existing.has(p) || /(^|\/)\.(git|sextant)ignore$/.test(p)) return null;
+      const absPath = path.join(root, p);
+      let stat: fs.Stats;
+      try {
+        stat = fs.lstatSync(absPath);
+      } catch {
+        continue; // deleted: handled as removed
+      }
+      if (!stat.isFile()) return null;
+      if (stat.size > this.config.indexing.maxFileBytes) return null;
+      files.push({ path: p, absPath, size: stat.size, lang: detectLanguage(p), mtimeMs: stat.mtimeMs } as DiscoveredFile);
+    }
+    return { files, skippedByReason: {} };
   }
 
   /** Paths git says changed since the last indexed commit, or null when git cannot tell. */
