@@ -25,6 +25,6 @@ module.exports = {
   testMatch: ['<rootDir>/libs/*/src/**/*.spec.ts', '<rootDir>/apps/api/src/**/*.spec.ts', '<rootDir>/apps/api/test/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   maxWorkers: process.env.CI ? 2 : '50%',
-  testTimeout: 30000,
+  testTimeout: 60000,
   reporters: ['default', '<rootDir>/.ci/summary-reporter.js'],
 };

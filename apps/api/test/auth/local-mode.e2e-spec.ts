@@ -65,6 +65,8 @@ async function withServer(args: string[], env: Record<string, string>, body: (ba
 }
 
 describe('sextant serve on a non-loopback address (spawned process)', () => {
+  // Each test spawns the CLI (a Nest boot per process); give slow, shared CI machines room.
+  jest.setTimeout(120_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-auth-serve-'));
   let env: Record<string, string>;
   let dropDb: (() => Promise<void>) | undefined;
