@@ -283,7 +283,7 @@ async function main() {
     rawExactSearchInt8Ms: rawExact,
     overheadRatio: { dense: +(dense.p50 / rawExact.p50).toFixed(2), denseNoRescore: +(denseNoRescore.p50 / rawExact.p50).toFixed(2) },
     recallAt10: { int8: +(recallInt8 / RECALL_Q).toFixed(4), int8Rescored: +(recallRescored / RECALL_Q).toFixed(4) },
-    rssMb: { afterSearches: mb(rss), afterGc: mb(rssAfterGc), atStart: mb(rssStart), freshProcess: child.rssMb, freshProcessLoadMs: child.loadMs },
+    rssMb: { afterSearches: mb(rss), afterGc: mb(rssAfterGc), atStart: mb(rssStart), freshProcess: child.rssMb, freshProcessAfterGc: child.rssAfterGcMb, freshProcessLoadMs: child.loadMs },
     targets: { denseP50: 8, filteredP50: 12, keywordP95: 25, recall: 0.97, rssMb: 600, upsertPointsPerSec: 20000, deleteByPathsP50: 5 },
   };
   if (!JSON_OUT) log(JSON.stringify(result, null, 2));
@@ -301,8 +301,12 @@ async function childRss(file: string) {
     for (const mode of ['and', 'or', 'phrase'] as const) await store.chunks.searchKeyword(textOf(q).split('\n')[1], ws, 10, { mode });
   }
   const rssMb = mb(process.memoryUsage().rss);
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  await new Promise((r) => setTimeout(r, 100));
+  const rssAfterGcMb = mb(process.memoryUsage().rss);
   await store.close();
-  console.log(JSON.stringify({ rssMb, loadMs: Math.round(loadMs) })); // eslint-disable-line no-console
+  console.log(JSON.stringify({ rssMb, rssAfterGcMb, loadMs: Math.round(loadMs) })); // eslint-disable-line no-console
 }
 
 const childAt = argv.indexOf('--child-rss');

@@ -135,6 +135,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
       setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
       load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8, tokens, kw FROM ${t}_points ORDER BY slot`),
+      maxSlot: db.prepare(`SELECT max(slot) AS slot FROM ${t}_points`),
     };
     const meta = this.stmt.meta.get(t) as { dims: number | null; scale: number | null } | undefined;
     this.dims = meta?.dims ?? options.dims;
@@ -177,6 +178,12 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.freeSlots = [];
     this.liveCount = 0;
     this.keyword = new KeywordIndex();
+    // Size the mirror once (1.5× growth while streaming rows would leave up to a third unused).
+    const maxSlot = (this.stmt.maxSlot.get() as { slot: number | null }).slot;
+    if (maxSlot !== null) {
+      this.ensureCapacity(maxSlot + 1);
+      this.high = 0;
+    }
     this.pathHead = new Int32Array(1024);
     this.pathNext = new Int32Array(0);
     this.pathPrev = new Int32Array(0);

@@ -293,6 +293,8 @@ export class KeywordIndex {
       }
       this.meta[t * TERM_STRIDE + P_LEN] = 0;
     }
+    // Records were appended with doubling growth: keep them in an arena of their own size.
+    if (this.rec.length > this.recUsed + (this.recUsed >> 3) + (1 << 16)) this.rec = this.rec.slice(0, this.recUsed + (this.recUsed >> 3));
     this.pool = new Int32Array(Math.max(1 << 16, total + (total >> 3)));
     this.poolUsed = total;
     this.poolGarbage = 0;
