@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
+import { useEffect } from 'react';
 import { setApiKey, useApiKey } from './api/api-key.store';
 import { errorText, isUnauthenticated } from './api/client';
-import { fetchMe, queryKeys, useRepositories, type Me } from './api/queries';
+import { fetchMe, queryKeys, type Me } from './api/queries';
+import { BrandMark } from './components/icons';
 import { KeyPrompt } from './components/key-prompt';
 import { ActivityFeed, Presence } from './components/presence';
 import { PAGES, useHashRoute } from './lib/hash-route';
@@ -35,10 +36,8 @@ export function App() {
 }
 
 function Dashboard({ me, apiKey }: { me: Me; apiKey: string | null }) {
-  const repos = useRepositories();
-  const repoName = useCallback((id: string) => repos.data?.find((r) => r.id === id)?.name ?? id.slice(0, 8), [repos.data]);
   return (
-    <RealtimeProvider token={apiKey} repoName={repoName}>
+    <RealtimeProvider token={apiKey}>
       <Shell me={me} apiKey={apiKey} />
     </RealtimeProvider>
   );
@@ -56,7 +55,9 @@ function Shell({ me, apiKey }: { me: Me; apiKey: string | null }) {
       const t = e.target as HTMLElement;
       if (t.closest('input, textarea, select, [contenteditable="true"]')) return;
       e.preventDefault();
-      if (route.page !== 'search') window.location.hash = '#/search';
+      const box = document.getElementById('search-input');
+      if (box) return box.focus();
+      window.location.hash = '#/search';
       requestAnimationFrame(() => document.getElementById('search-input')?.focus());
     };
     window.addEventListener('keydown', onKey);
@@ -75,10 +76,7 @@ function Shell({ me, apiKey }: { me: Me; apiKey: string | null }) {
       </a>
       <header className="topbar">
         <a className="brand" href="#/search">
-          <span className="brand-mark" aria-hidden="true">
-            ⌖
-          </span>{' '}
-          Sextant
+          <BrandMark /> Sextant
         </a>
         <nav aria-label="sections">
           <ul className="nav">

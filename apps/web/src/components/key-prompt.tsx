@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { apiKeyFormatProblem, setApiKey } from '../api/api-key.store';
 import { errorText } from '../api/client';
 import { fetchMe, queryKeys } from '../api/queries';
+import { BrandMark } from './icons';
 
 /**
  * Shown when the server needs an API key (not in local mode) and none, or a refused one,
@@ -34,10 +35,7 @@ export function KeyPrompt({ refused }: { refused: boolean }) {
     <main className="key-prompt">
       <form className="card" onSubmit={submit} aria-labelledby="key-title">
         <h1 id="key-title">
-          <span className="brand-mark" aria-hidden="true">
-            ⌖
-          </span>{' '}
-          Sextant
+          <BrandMark /> Sextant
         </h1>
         <p>{refused ? 'The stored API key was refused (revoked or from another server). Enter a valid key.' : 'This server requires an API key.'}</p>
         <label htmlFor="api-key">API key</label>

@@ -1,4 +1,6 @@
-import { useRealtime, type ActivityItem } from '../realtime/realtime-provider';
+import { useRepositories } from '../api/queries';
+import { useRealtime } from '../realtime/realtime-provider';
+import { ActivityIcon } from './icons';
 
 const STATUS_TEXT = { connected: 'live', connecting: 'connecting…', reconnecting: 'reconnecting…', refused: 'live updates refused' } as const;
 
@@ -17,7 +19,7 @@ export function Presence({ me }: { me: string }) {
             <span className="avatar" aria-hidden="true">
               {initials(m.principal)}
             </span>
-            <span className="person-name">{m.principal}</span>
+            <span className="person-name">{displayPrincipal(m.principal)}</span>
             {m.connections > 1 && <span className="muted small">×{m.connections}</span>}
           </li>
         ))}
@@ -26,17 +28,24 @@ export function Presence({ me }: { me: string }) {
   );
 }
 
+/** Keys show as `key:<uuid>`: shorten to the first block so the bar stays readable. */
+function displayPrincipal(principal: string): string {
+  const m = /^key:([0-9a-f]{8})-[0-9a-f-]+$/.exec(principal);
+  return m ? `key ${m[1]}` : principal;
+}
+
 function initials(principal: string): string {
+  if (principal.startsWith('key:')) return 'K';
   const name = principal.replace(/^[a-z]+:/, '');
   const parts = name.split(/[\s._-]+/).filter(Boolean);
   return ((parts[0]?.[0] ?? '?') + (parts[1]?.[0] ?? '')).toUpperCase();
 }
 
-const ICON: Record<ActivityItem['kind'], string> = { index: '⟳', feedback: '★', weights: '⚖', presence: '●' };
-
 /** Live feed of the workspace's indexing, rating and weight events. */
 export function ActivityFeed() {
   const { activity } = useRealtime();
+  const repos = useRepositories();
+  const repoName = (id: string) => repos.data?.find((r) => r.id === id)?.name ?? `repository ${id.slice(0, 8)}`;
   return (
     <aside className="activity" aria-labelledby="activity-title">
       <h2 id="activity-title">Team activity</h2>
@@ -47,9 +56,9 @@ export function ActivityFeed() {
           {activity.map((a) => (
             <li key={a.id} className={a.tone ? `tone-${a.tone}` : undefined}>
               <span className="activity-icon" aria-hidden="true">
-                {ICON[a.kind]}
+                <ActivityIcon kind={a.kind} negative={a.negative} />
               </span>
-              <span className="activity-text">{a.text}</span>
+              <span className="activity-text">{a.repoId ? a.text.replace('{repo}', repoName(a.repoId)) : a.text}</span>
               <time className="muted small" dateTime={new Date(a.at).toISOString()}>
                 {new Date(a.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })}
               </time>

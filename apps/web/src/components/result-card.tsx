@@ -2,9 +2,19 @@ import type { SearchResult } from '@sextant/contracts';
 import { forwardRef, memo } from 'react';
 import type { Rating } from '../api/feedback';
 import { CodeBlock } from './code-block';
+import { ThumbDown, ThumbUp } from './icons';
 import { ScoreBreakdown, SourceBadges } from './source-badges';
 
-export type RatingStatus = { state: 'idle' } | { state: 'saving' } | { state: 'saved'; where: 'server' | 'local' } | { state: 'error'; message: string };
+export type RatingStatus = { state: 'idle' } | { state: 'saving' } | { state: 'saved'; outcome: string; weightsVersion: number } | { state: 'error'; message: string };
+
+/** What the learner did with a rating, in words. */
+const LEARNING_TEXT: Record<string, string> = {
+  updated: 'weights updated',
+  unchanged_rating: 'same as before',
+  no_evidence: 'no source to credit',
+  pinned: 'weights are pinned',
+  cap_reached: 'your rating limit for now is reached',
+};
 
 interface Props {
   result: SearchResult;
@@ -33,16 +43,12 @@ export const ResultCard = memo(
         : ratingStatus.state === 'error'
           ? ratingStatus.message
           : ratingStatus.state === 'saved'
-            ? ratingStatus.where === 'local'
-              ? 'saved locally (feedback API unavailable)'
-              : rating === 0
-                ? 'rating withdrawn'
-                : 'thanks — rating recorded'
+            ? `${rating === 0 ? 'rating withdrawn' : 'rating recorded'} · ${LEARNING_TEXT[ratingStatus.outcome] ?? ratingStatus.outcome}${ratingStatus.outcome === 'updated' ? ` (v${ratingStatus.weightsVersion})` : ''}`
             : canRate
               ? ''
               : 'rating opens when the search finishes';
     return (
-      <article ref={ref} className="result" tabIndex={0} aria-label={`Result ${result.rank}: ${result.path}`} data-result-id={result.id}>
+      <article ref={ref} className="result" tabIndex={0} aria-label={`Result ${result.rank}: ${result.path}`} data-result-id={result.id} data-path={result.path}>
         <header className="result-head">
           <span className="result-rank">{result.rank}</span>
           <span className="result-path" title={result.path}>
@@ -53,7 +59,7 @@ export const ResultCard = memo(
           {result.lang && <span className="result-lang">{result.lang}</span>}
           {chunk?.symbol && (
             <span className="result-symbol" title={chunk.symbol}>
-              {chunk.symbol}
+              {chunk.symbol.startsWith(`${result.path}:`) ? chunk.symbol.slice(result.path.length + 1) : chunk.symbol}
             </span>
           )}
         </header>
@@ -88,10 +94,10 @@ export const ResultCard = memo(
         <footer className="result-foot">
           <div className="rate" role="group" aria-label="rate this result">
             <button type="button" className="rate-btn" aria-pressed={rating === 1} disabled={!canRate} title="Helpful (+)" aria-label="helpful" onClick={() => onRate(rating === 1 ? 0 : 1)}>
-              👍
+              <ThumbUp />
             </button>
             <button type="button" className="rate-btn" aria-pressed={rating === -1} disabled={!canRate} title="Not relevant (−)" aria-label="not relevant" onClick={() => onRate(rating === -1 ? 0 : -1)}>
-              👎
+              <ThumbDown />
             </button>
           </div>
           <span className={`rate-note ${ratingStatus.state === 'error' ? 'text-error' : 'muted'}`} role="status">

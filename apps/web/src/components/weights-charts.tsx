@@ -49,10 +49,15 @@ export function WeightsHistoryChart({ history, queryClass }: { history: WeightsV
   const height = 160;
   const pad = { l: 36, r: 8, t: 8, b: 22 };
   const sources = [...new Set(history.flatMap((h) => Object.keys(h.normalised)))].sort();
-  const max = Math.max(0.05, ...history.flatMap((h) => Object.values(h.normalised)));
+  // The axis spans the data (at least 10 points): learning moves weights by small steps that a 0–100 % axis would flatten.
+  const values = history.flatMap((h) => sources.map((s) => h.normalised[s] ?? 0));
+  const mid = (Math.max(...values) + Math.min(...values)) / 2;
+  const half = Math.max(0.05, (Math.max(...values) - Math.min(...values)) / 2 + 0.01);
+  const lo = Math.max(0, mid - half);
+  const hi = lo + 2 * half;
   const x = (i: number) => pad.l + (i / (history.length - 1)) * (width - pad.l - pad.r);
-  const y = (v: number) => pad.t + (1 - v / max) * (height - pad.t - pad.b);
-  const ticks = [0, max / 2, max];
+  const y = (v: number) => pad.t + (1 - (v - lo) / (hi - lo)) * (height - pad.t - pad.b);
+  const ticks = [lo, (lo + hi) / 2, hi];
   return (
     <figure className="chart-figure">
       <svg className="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${queryClass} weights over ${history.length} versions`}>
@@ -60,7 +65,7 @@ export function WeightsHistoryChart({ history, queryClass }: { history: WeightsV
           <g key={t}>
             <line x1={pad.l} x2={width - pad.r} y1={y(t)} y2={y(t)} className="chart-grid" />
             <text x={pad.l - 4} y={y(t) + 4} textAnchor="end" className="chart-axis">
-              {Math.round(t * 100)}%
+              {(t * 100).toFixed(hi - lo < 0.2 ? 1 : 0)}%
             </text>
           </g>
         ))}
@@ -89,8 +94,8 @@ export function WeightsHistoryChart({ history, queryClass }: { history: WeightsV
 export function RatingsChart({ byDay }: { byDay: WeightsResponse['ratings']['by_day'] }) {
   if (byDay.length === 0) return <p className="muted small">No ratings yet.</p>;
   const width = 420;
-  const height = 120;
-  const mid = height / 2;
+  const height = 132;
+  const mid = 60;
   const max = Math.max(1, ...byDay.map((d) => Math.max(d.positive, d.negative)));
   const bw = Math.min(24, (width - 20) / byDay.length - 2);
   return (
@@ -108,6 +113,20 @@ export function RatingsChart({ byDay }: { byDay: WeightsResponse['ratings']['by_
           </g>
         );
       })}
+      <text x={10} y={height - 2} className="chart-axis">
+        {byDay[0].day}
+      </text>
+      {byDay.length > 1 && (
+        <text x={10 + (byDay.length - 1) * (bw + 2) + bw} y={height - 2} textAnchor="end" className="chart-axis">
+          {byDay[byDay.length - 1].day}
+        </text>
+      )}
+      <text x={width - 4} y={14} textAnchor="end" className="chart-axis">
+        ▲ helpful
+      </text>
+      <text x={width - 4} y={mid + 16} textAnchor="end" className="chart-axis">
+        ▼ not relevant
+      </text>
     </svg>
   );
 }

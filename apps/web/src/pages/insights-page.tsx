@@ -35,7 +35,7 @@ export function InsightsPage() {
           </div>
           <div className="card">
             <h3>
-              Ratings <span className="muted small">{weights.data.ratings.total} in the last 30 days · {weights.data.ratings.positive} 👍 · {weights.data.ratings.negative} 👎</span>
+              Ratings <span className="muted small">{weights.data.ratings.total} in the last 30 days · {weights.data.ratings.positive} helpful · {weights.data.ratings.negative} not relevant</span>
             </h3>
             <RatingsChart byDay={weights.data.ratings.by_day} />
           </div>

@@ -58,9 +58,9 @@ export function SearchPage() {
       if (!searchId) return;
       setRatingStatus((s) => ({ ...s, [result.id]: { state: 'saving' } }));
       try {
-        const outcome = await rateResult(searchId, result.id, rating);
-        recordInCache(searchId, result.id, outcome.rating);
-        setRatingStatus((s) => ({ ...s, [result.id]: { state: 'saved', where: outcome.stored } }));
+        const res = await rateResult(searchId, result.id, rating);
+        recordInCache(searchId, result.id, Math.sign(res.rating) as Rating);
+        setRatingStatus((s) => ({ ...s, [result.id]: { state: 'saved', outcome: res.learning.outcome, weightsVersion: res.learning.weights_version } }));
       } catch (err) {
         setRatingStatus((s) => ({ ...s, [result.id]: { state: 'error', message: errorText(err) } }));
       }

@@ -6,7 +6,7 @@
  */
 import type { ClientToServerEvents, FeedbackRecordedEvent, IndexJob, PresenceEvent, ServerToClientEvents, WeightsUpdatedEvent } from '@sextant/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { mergeJob, queryKeys } from '../api/queries';
 
@@ -17,8 +17,12 @@ export interface ActivityItem {
   id: string;
   at: number;
   kind: 'index' | 'feedback' | 'weights' | 'presence';
+  /** `{repo}` in the text is replaced by the repository's current name when shown. */
   text: string;
+  repoId?: string;
   tone?: 'ok' | 'error';
+  /** A "not relevant" rating (drawn with a thumb down). */
+  negative?: boolean;
 }
 
 interface RealtimeState {
@@ -39,7 +43,7 @@ export const useRealtime = () => useContext(RealtimeContext);
 let activitySeq = 0;
 const MAX_ACTIVITY = 40;
 
-export function RealtimeProvider({ token, repoName, children }: { token: string | null; repoName: (id: string) => string; children: ReactNode }) {
+export function RealtimeProvider({ token, children }: { token: string | null; children: ReactNode }) {
   const qc = useQueryClient();
   const [socket, setSocket] = useState<SextantSocket | null>(null);
   const [status, setStatus] = useState<ConnectionStatus>('connecting');
@@ -48,8 +52,6 @@ export function RealtimeProvider({ token, repoName, children }: { token: string 
   const [activity, setActivity] = useState<ActivityItem[]>([]);
   const [lastWeights, setLastWeights] = useState<WeightsUpdatedEvent | null>(null);
   const [lastFeedback, setLastFeedback] = useState<FeedbackRecordedEvent | null>(null);
-  const nameRef = useRef(repoName);
-  nameRef.current = repoName;
 
   useEffect(() => {
     const s: SextantSocket = io({ auth: token ? { token } : {}, reconnectionDelayMax: 5000 });
@@ -82,23 +84,24 @@ export function RealtimeProvider({ token, repoName, children }: { token: string 
       applyJob(e.job);
       if (!seenJobs.has(e.job.id)) {
         seenJobs.add(e.job.id);
-        push({ kind: 'index', text: `Indexing ${nameRef.current(e.repository_id)} (${e.job.kind})` });
+        push({ kind: 'index', repoId: e.repository_id, text: `Indexing {repo} (${e.job.kind})` });
+        void qc.invalidateQueries({ queryKey: queryKeys.repos }); // a repository a teammate just added
       }
     });
     s.on('index:done', (e) => {
       applyJob(e.job);
       void qc.invalidateQueries({ queryKey: queryKeys.repos });
       const c = e.job.counts;
-      push({ kind: 'index', tone: 'ok', text: `Indexed ${nameRef.current(e.repository_id)}: ${c.indexed} files, ${c.chunks} chunks${c.failed ? `, ${c.failed} failed` : ''}` });
+      push({ kind: 'index', tone: 'ok', repoId: e.repository_id, text: `Indexed {repo}: ${c.indexed} files, ${c.chunks} chunks${c.failed ? `, ${c.failed} failed` : ''}` });
     });
     s.on('index:error', (e) => {
       applyJob(e.job);
       void qc.invalidateQueries({ queryKey: queryKeys.repos });
-      push({ kind: 'index', tone: 'error', text: `Indexing ${nameRef.current(e.repository_id)} ${e.job.status}: ${e.job.error ?? 'error'}` });
+      push({ kind: 'index', tone: 'error', repoId: e.repository_id, text: `Indexing {repo} ${e.job.status}: ${e.job.error ?? 'error'}` });
     });
     s.on('feedback:recorded', (e) => {
       setLastFeedback(e);
-      push({ kind: 'feedback', text: `${e.principal} rated ${shortItem(e.item_id)} ${e.rating > 0 ? '👍' : e.rating < 0 ? '👎' : '(cleared)'}` });
+      push({ kind: 'feedback', negative: e.rating < 0, text: `${e.principal} rated ${shortItem(e.item_id)} ${e.rating > 0 ? 'helpful' : e.rating < 0 ? 'not relevant' : '(withdrawn)'}` });
     });
     s.on('weights:updated', (e) => {
       setLastWeights(e);
