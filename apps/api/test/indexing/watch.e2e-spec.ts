@@ -34,7 +34,7 @@ describe('live mode (watch)', () => {
     for (let i = 0; i < 1000; i++) burst[`gen/file${i}.ts`] = `export const burstValue${i} = ${i};\n`;
     writeFiles(root, burst);
     // Wait until every burst file is indexed (whatever the machine load), then count the jobs it took.
-    await waitFor(async () => (await chunks.count({ workspaceId, repoIds: [repoId], include: ['gen/**'], chunkTypes: ['file'] })) === 1000, { what: 'all 1,000 burst files indexed', timeoutMs: 90000, intervalMs: 200 });
+    await waitFor(async () => (await chunks.count({ workspaceId, repoIds: [repoId], include: ['gen/**'], chunkTypes: ['file'] })) === 1000, { what: 'all 1,000 burst files indexed', timeoutMs: 200000, intervalMs: 200 });
     await waitFor(async () => watcher.stats(repoId)!.pending === 0, { what: 'watcher idle' });
     expect(watcher.stats(repoId)!.jobsStarted - jobsBefore).toBe(1);
     expect((await chunks.searchKeyword('burstValue999', { workspaceId, repoIds: [repoId] }, 1))[0]?.payload.path).toBe('gen/file999.ts');
@@ -42,5 +42,5 @@ describe('live mode (watch)', () => {
     // Turning watch off stops it.
     await server.patch(`/v1/repos/${repoId}`).send({ watch: false }).expect(200);
     expect(watcher.isWatching(repoId)).toBe(false);
-  }, 90000);
+  }, 300000);
 });
