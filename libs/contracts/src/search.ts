@@ -127,5 +127,7 @@ export const SearchPartialSchema = z.object({
   sources_done: z.array(z.string()),
   sources_pending: z.array(z.string()),
   limits: z.array(z.string()),
+  /** Server-side milliseconds since the search started. */
+  elapsed_ms: z.number(),
 });
 export type SearchPartial = z.infer<typeof SearchPartialSchema>;

@@ -128,6 +128,7 @@ export class SearchService {
             sources_done: done,
             sources_pending: sources.filter((s) => !outcomes.has(s)),
             limits: [...limits],
+            elapsed_ms: round(performance.now() - started),
           });
         }
       }),
