@@ -16,6 +16,14 @@ import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
 
+// Callbacks given to page.evaluate/waitForFunction run in the browser; the repository's
+// tsconfig has no DOM lib, so these browser globals are declared for this file only.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any, window: any, MutationObserver: any;
+declare function requestAnimationFrame(cb: () => void): number;
+declare function getComputedStyle(el: unknown): { backgroundColor: string };
+type HTMLElement = any;
+
 const CHROMIUM = '/usr/bin/chromium';
 const REPO_ROOT = path.resolve(__dirname, '../../../..');
 const WEB_DIST = path.join(REPO_ROOT, 'apps/web/dist/index.html');
@@ -108,7 +116,7 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
       w.heights = [];
       w.sawStreamingResults = false;
       const tick = () => {
-        const status = document.querySelector<HTMLElement>('.search-status')?.dataset.status;
+        const status = document.querySelector('.search-status')?.dataset.status;
         const list = document.querySelector('ol.results');
         if (status === 'streaming' && list) {
           w.heights.push(Math.round(list.getBoundingClientRect().height));
@@ -124,7 +132,7 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
       await page.keyboard.type('how does SessionStore refresh sessions');
       await page.keyboard.press('Enter');
       // Partial results, with the slow source still pending.
-      await page.waitForFunction(() => document.querySelector<HTMLElement>('.search-status')?.dataset.status === 'streaming' && document.querySelectorAll('.result[data-result-id]').length > 0);
+      await page.waitForFunction(() => document.querySelector('.search-status')?.dataset.status === 'streaming' && document.querySelectorAll('.result[data-result-id]').length > 0);
       expect(await page.locator('.source-progress li.pending').allInnerTexts()).toEqual([expect.stringContaining('task·semantic')]);
       await shot(page, 'search-streaming-light');
       await page.waitForSelector('.search-status[data-status="done"]', { timeout: 20_000 });
