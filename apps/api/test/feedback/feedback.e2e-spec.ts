@@ -194,6 +194,26 @@ describe('feedback: ratings move the fusion weights (REST, socket, MCP)', () => 
     }
   });
 
+  it('one principal cannot swing the weights: past the per-window cap, ratings are stored but learn nothing', async () => {
+    const script = (await createKey(t, 'shop', 'member', 'script')).key;
+    const s = await search(script);
+    const item = s.results.find((r) => r.path === LEDGER)!;
+    const outcomes: string[] = [];
+    // Flipping +1/-1 asks for 1 then 2 rating units each time; the default cap is 40 units per hour.
+    for (let i = 0; i < 24; i++) {
+      const res = await api().post('/v1/feedback').set(bearer(script)).send({ search_id: s.search_id, item_id: item.id, rating: i % 2 === 0 ? 1 : -1 }).expect(200);
+      outcomes.push(res.body.learning.outcome);
+    }
+    expect(outcomes.slice(0, 10).every((o) => o === 'updated')).toBe(true);
+    expect(outcomes.slice(-3)).toEqual(['cap_reached', 'cap_reached', 'cap_reached']);
+    const listed = await api().get('/v1/feedback').query({ search_id: s.search_id }).set(bearer(script)).expect(200);
+    expect(listed.body.ratings).toEqual([expect.objectContaining({ rating: -1, mine: true })]);
+    // Another member still has their own budget.
+    const theirs = await search(keys.member2);
+    const other = await api().post('/v1/feedback').set(bearer(keys.member2)).send({ search_id: theirs.search_id, item_id: theirs.results.find((r) => r.path === LEDGER)!.id, rating: 1 }).expect(200);
+    expect(other.body.learning.outcome).toBe('updated');
+  });
+
   it('admins can pin (ratings are stored but learn nothing) and reset to the defaults', async () => {
     const pinned = await api().put('/v1/weights').set(bearer(keys.admin)).send({ query_class: 'conceptual', pinned: true }).expect(200);
     expect(pinned.body).toMatchObject({ pinned: true, origin: 'admin' });

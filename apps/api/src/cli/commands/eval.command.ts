@@ -15,6 +15,7 @@ import { IndexingService } from '../../modules/indexing/services/indexing.servic
 import { TaskHistoryService } from '../../modules/task-history/task-history.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
+import { registerSimulateFeedback } from './simulate-feedback.command';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 
 interface MakeDatasetOpts {
@@ -176,6 +177,8 @@ export function registerEval(program: Command): void {
         throw e;
       }
     });
+
+  registerSimulateFeedback(evalCmd);
 }
 
 async function loadDatasetOrExit(opts: RunOpts): Promise<EvalDataset> {
