@@ -11,6 +11,7 @@ import type { SearchSource } from '@sextant/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
 import { SearchService } from '../../src/modules/fusion/search.service';
+import { RealtimeGateway } from '../../src/modules/realtime/realtime.gateway';
 import { createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
 import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -261,6 +262,25 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     await dark.close();
   });
 
+  it('resyncs job state over REST after the socket was lost (events missed meanwhile still show up)', async () => {
+    await page.goto(`${t.url}/#/repos`);
+    await page.waitForSelector('.conn-connected');
+    const stats = page.locator('[data-repo-name="sample"] .progress-stats');
+    await expect(stats.innerText()).resolves.toMatch(/unchanged\s*0/);
+    // Cut the tab off: its socket.io requests fail and the server drops its connection.
+    await page.route('**/socket.io/**', (route) => route.abort());
+    (t.app.get(RealtimeGateway) as unknown as { server: { disconnectSockets(close: boolean): void } }).server.disconnectSockets(true);
+    await page.waitForSelector('.conn-reconnecting');
+    // Meanwhile a teammate re-indexes "sample" (incremental: every file is unchanged).
+    const sample = (await api().get('/v1/repos').expect(200)).body.repositories.find((r: { name: string }) => r.name === 'sample');
+    const job = (await api().post(`/v1/repos/${sample.id}/index`).send({ kind: 'incremental' }).expect(202)).body;
+    await waitFor(async () => (await api().get(`/v1/jobs/${job.id}`)).body.status === 'succeeded', { what: 're-index' });
+    await expect(stats.innerText()).resolves.toMatch(/unchanged\s*0/); // the tab saw none of it
+    await page.unroute('**/socket.io/**');
+    await page.waitForSelector('.conn-connected', { timeout: 20_000 });
+    await page.waitForFunction(() => /unchanged\s*5/.test(document.querySelector('[data-repo-name="sample"] .progress-stats')?.textContent ?? ''), undefined, { timeout: 10_000 });
+  });
+
   it('shows task history and the insights page', async () => {
     await page.goto(`${t.url}/#/tasks`);
     await page.waitForSelector('.task-list > li');
@@ -274,12 +294,25 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     await page.goto(`${t.url}/#/insights`);
     await page.waitForSelector('[data-testid="eval-placeholder"]');
     await page.waitForSelector('[data-query-class="specific"] svg');
-    // The ratings of the first test moved a class's weights: its history chart has a line per source.
-    await page.waitForSelector('.chart-line', { state: 'attached' });
+    // Each class whose weights the first test's ratings moved has a history chart (one line per source); the others say so.
     const weights = await api().get('/v1/weights').expect(200);
-    const moved = weights.body.classes.filter((c: { history: unknown[] }) => c.history.length > 1);
-    expect(await page.locator('.chart-line').count()).toBe(moved.reduce((n: number, c: { current: { weights: object } }) => n + Object.keys(c.current.weights).length, 0));
+    const classes = weights.body.classes as Array<{ query_class: string; history: unknown[]; current: { weights: object } }>;
+    for (const c of classes) {
+      const card = page.locator(`[data-query-class="${c.query_class}"]`);
+      if (c.history.length > 1) await card.locator('.chart-line').first().waitFor({ state: 'attached' });
+      expect(await card.locator('.chart-line').count()).toBe(c.history.length > 1 ? Object.keys(c.current.weights).length : 0);
+      expect(await card.locator('text=No changes yet').count()).toBe(c.history.length > 1 ? 0 : 1);
+    }
     await expect(page.locator('.card:has-text("Ratings")').innerText()).resolves.toMatch(/\d+ helpful · \d+ not relevant/);
+
+    // An admin sets the conceptual weights elsewhere: the open page follows live (weights:updated), no reload.
+    const conceptual = page.locator('[data-query-class="conceptual"]');
+    const before = classes.find((c) => c.query_class === 'conceptual') as unknown as { current: { version: number } };
+    await api().put('/v1/weights').send({ query_class: 'conceptual', weights: { 'file.dense': 2, 'file.keyword': 1, 'file.symbol': 0.5, 'task.dense': 1, 'task.keyword': 0.5 } }).expect(200);
+    await conceptual.locator(`h3:has-text("v${before.current.version + 1}")`).waitFor();
+    await conceptual.locator('.chart-line').first().waitFor({ state: 'attached' });
+    await page.waitForSelector('.activity-list li:has-text("Fusion weights for conceptual")');
+    await expect(conceptual.locator('svg.chart').first().getAttribute('aria-label')).resolves.toContain('semantic 40%');
     await shot(page, 'insights-light', true);
   });
 });

@@ -11,7 +11,7 @@ export type RatingStatus = { state: 'idle' } | { state: 'saving' } | { state: 's
 const LEARNING_TEXT: Record<string, string> = {
   updated: 'weights updated',
   unchanged_rating: 'same as before',
-  no_evidence: 'no source to credit',
+  no_evidence: 'no source stood out, weights unchanged',
   pinned: 'weights are pinned',
   cap_reached: 'your rating limit for now is reached',
 };

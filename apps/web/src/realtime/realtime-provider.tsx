@@ -70,9 +70,13 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
         void qc.invalidateQueries({ queryKey: queryKeys.repos });
       }
     });
+    let retry: ReturnType<typeof setTimeout> | undefined;
     s.on('disconnect', (reason) => {
       setStatus(reason === 'io client disconnect' ? 'connecting' : 'reconnecting');
       setStatusDetail(reason);
+      // socket.io does not retry after a server-side disconnect (a restart or a rolling deploy); we do,
+      // and a handshake the server refuses then ends as 'refused'.
+      if (reason === 'io server disconnect') retry = setTimeout(() => s.connect(), 1000);
     });
     s.on('connect_error', (err: Error & { data?: { message?: string } }) => {
       // Refused handshakes (bad key) are not retried by socket.io; transport errors are.
@@ -109,6 +113,7 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
       push({ kind: 'weights', text: `Fusion weights for ${e.query_class} queries → v${e.version} (${e.origin})` });
     });
     return () => {
+      clearTimeout(retry);
       s.removeAllListeners();
       s.disconnect();
       setSocket(null);
