@@ -5,7 +5,7 @@ import { errorText, isUnauthenticated } from './api/client';
 import { fetchMe, queryKeys, type Me } from './api/queries';
 import { BrandMark } from './components/icons';
 import { KeyPrompt } from './components/key-prompt';
-import { ActivityFeed, Presence } from './components/presence';
+import { ActivityFeed, displayPrincipal, Presence } from './components/presence';
 import { PAGES, useHashRoute } from './lib/hash-route';
 import { useTheme } from './lib/theme';
 import { InsightsPage } from './pages/insights-page';
@@ -91,8 +91,8 @@ function Shell({ me, apiKey }: { me: Me; apiKey: string | null }) {
         </nav>
         <Presence me={me.principal} />
         <div className="topbar-end">
-          <span className="identity small" title={`workspace ${me.workspace.slug}`}>
-            {me.principal} · {me.role}
+          <span className="identity small" title={`${me.principal} in workspace ${me.workspace.slug}`}>
+            {displayPrincipal(me.principal)} · {me.role}
             {me.local_mode ? ' · local mode' : ''}
           </span>
           <button type="button" className="ghost" onClick={cycleTheme} aria-label={`theme: ${theme} (change)`} title="Theme: system → light → dark">

@@ -314,6 +314,12 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     await page.waitForSelector('.activity-list li:has-text("Fusion weights for conceptual")');
     await expect(conceptual.locator('svg.chart').first().getAttribute('aria-label')).resolves.toContain('semantic 40%');
     await shot(page, 'insights-light', true);
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+    const p = await dark.newPage();
+    await p.goto(`${t.url}/#/insights`);
+    await p.locator('[data-query-class="conceptual"] .chart-line').first().waitFor({ state: 'attached' });
+    await shot(p, 'insights-dark', true);
+    await dark.close();
   });
 });
 

@@ -29,7 +29,7 @@ export function Presence({ me }: { me: string }) {
 }
 
 /** Keys show as `key:<uuid>`: shorten to the first block so the bar stays readable. */
-function displayPrincipal(principal: string): string {
+export function displayPrincipal(principal: string): string {
   const m = /^key:([0-9a-f]{8})-[0-9a-f-]+$/.exec(principal);
   return m ? `key ${m[1]}` : principal;
 }
