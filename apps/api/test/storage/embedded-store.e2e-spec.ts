@@ -93,6 +93,10 @@ describe('embedded store', () => {
     store = openEmbeddedStore({ file });
     expect((await store.chunks.searchKeyword('zanzibarQuokka', { workspaceId: WS }, 5)).map((h) => h.id)).toEqual([extra.id]);
     expect((await keywordResults(store)).map((r) => r.map((h) => h.id))).toEqual(before.map((r) => r.map((h) => h.id)));
+    // Deleting restored chunks keeps every other posting intact.
+    expect(await store.chunks.delete({ workspaceId: WS, paths: ['README.md', 'src/http/client.ts'] })).toBe(2);
+    expect((await store.chunks.searchKeyword('http response', { workspaceId: WS }, 10, { mode: 'or' })).map((h) => h.id)).toEqual([CHUNKS[0].id]);
+    expect((await store.chunks.searchKeyword('QueryBuilder', { workspaceId: WS }, 10)).map((h) => h.id)).toEqual([CHUNKS[3].id]);
     await store.close();
 
     const check = new Database(file, { readonly: true });

@@ -74,10 +74,14 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
         for (const [slot, record] of records) restored.restore(slot, record);
         restored.finishRestore();
         const [extra] = ops.filter((o) => o.kind === 'put').slice(-1) as { slot: number; tokens: string[] }[];
+        // Edits after the restart: removing restored documents relies on their restored posting indexes.
+        const [firstLive] = [...live.keys()];
         for (const ix of [index, restored]) {
           ix.add(31, [...extra.tokens, 'zz']);
           ix.remove(31);
+          if (firstLive !== undefined) ix.remove(firstLive);
         }
+        if (firstLive !== undefined) live.delete(firstLive);
         const oracle = ftsOracle(live);
         try {
           for (const q of queries) for (const ix of [index, restored]) {
@@ -129,6 +133,17 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
     restored.takeNewTerms();
     for (const [slot, record] of records) restored.restore(slot, record);
     restored.finishRestore();
+    // Edits after the restart touch restored records' posting indexes.
+    for (let e = 0; e < 400; e++) {
+      const slot = Math.floor(rand() * 2500);
+      const tokens = rand() < 0.5 ? doc() : null;
+      for (const ix of [churned, fresh, restored]) {
+        if (tokens) ix.add(slot, tokens);
+        else ix.remove(slot);
+      }
+      if (tokens) live.set(slot, tokens);
+      else live.delete(slot);
+    }
     const mask = new Uint8Array(2500).fill(1);
     for (let q = 0; q < 30; q++) {
       const terms = [words[Math.floor(rand() * 40)], words[Math.floor(rand() * 300)], words[Math.floor(rand() * 10)]].slice(0, 1 + (q % 3));

@@ -178,15 +178,15 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.freeSlots = [];
     this.liveCount = 0;
     this.keyword = new KeywordIndex();
+    this.pathHead = new Int32Array(1024);
+    this.pathNext = new Int32Array(0);
+    this.pathPrev = new Int32Array(0);
     // Size the mirror once (1.5× growth while streaming rows would leave up to a third unused).
     const maxSlot = (this.stmt.maxSlot.get() as { slot: number | null }).slot;
     if (maxSlot !== null) {
       this.ensureCapacity(maxSlot + 1);
       this.high = 0;
     }
-    this.pathHead = new Int32Array(1024);
-    this.pathNext = new Int32Array(0);
-    this.pathPrev = new Int32Array(0);
     for (const { id, term } of this.stmt.terms.iterate() as Iterable<{ id: number; term: string }>) this.keyword.defineTerm(id, term);
     // Rows from before keyword records (upgraded FTS5 files) carry plain tokens: encode them once.
     const converted: [slot: number, record: Buffer][] = [];
@@ -474,7 +474,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       const listed: number[] = [];
       for (const path of exactPaths) {
         const pc = this.pathDict.get(path);
-        for (let s1 = pc === undefined ? 0 : this.pathHead[pc]; s1 !== 0; s1 = this.pathNext[s1 - 1]) {
+        for (let s1 = pc === undefined ? 0 : this.pathHead[pc]; s1 > 0; s1 = this.pathNext[s1 - 1]) {
           if (checkSlot(s1 - 1)) {
             mask[s1 - 1] = 1;
             listed.push(s1 - 1);

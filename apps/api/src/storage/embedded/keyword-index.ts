@@ -270,6 +270,9 @@ export class KeywordIndex {
 
   /** Builds every posting list for the restored records in two passes (exact sizes, no moves). */
   finishRestore(): void {
+    // Records were appended with doubling growth: keep them in an arena of about their own size.
+    const keep = this.recUsed + (this.recUsed >> 3) + 1024;
+    if (this.rec.length > keep) this.rec = this.rec.slice(0, keep);
     const terms = this.vocab.size;
     const df = new Int32Array(terms);
     const rec = this.rec;
@@ -293,8 +296,6 @@ export class KeywordIndex {
       }
       this.meta[t * TERM_STRIDE + P_LEN] = 0;
     }
-    // Records were appended with doubling growth: keep them in an arena of their own size.
-    if (this.rec.length > this.recUsed + (this.recUsed >> 3) + (1 << 16)) this.rec = this.rec.slice(0, this.recUsed + (this.recUsed >> 3));
     this.pool = new Int32Array(Math.max(1 << 16, total + (total >> 3)));
     this.poolUsed = total;
     this.poolGarbage = 0;
