@@ -213,7 +213,7 @@ export class SearchService {
       case 'task.dense':
       case 'task.keyword': {
         const via = source === 'task.dense' ? 'dense' : 'keyword';
-        const similar = await this.tasks.findSimilarTasks(workspaceId, request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal });
+        const similar = await this.tasks.findSimilarTasks(workspaceId, request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true });
         return this.filesOfTasks(workspaceId, similar, filter, source);
       }
     }

@@ -188,14 +188,33 @@ export class TaskHistoryService {
     return mapTask(row);
   }
 
-  /** Similar past tasks by dense similarity or BM25 keywords. */
-  async findSimilarTasks(workspaceId: string, query: string, options: { k?: number; via?: 'dense' | 'keyword'; mode?: KeywordMode; queryVector?: Float32Array; signal?: AbortSignal } = {}): Promise<SimilarTask[]> {
+  /**
+   * Similar past tasks by dense similarity or BM25 keywords. With `fromIndex`, tasks are
+   * built from the index payload (title, files, dates) without reading the table — what the
+   * search hot path uses; bodies and outcomes are then empty.
+   */
+  async findSimilarTasks(workspaceId: string, query: string, options: { k?: number; via?: 'dense' | 'keyword'; mode?: KeywordMode; queryVector?: Float32Array; signal?: AbortSignal; fromIndex?: boolean } = {}): Promise<SimilarTask[]> {
     const k = options.k ?? 20;
     const filter = { workspaceId };
     const hits =
       options.via === 'keyword'
         ? await this.index.searchKeyword(query, filter, k, { mode: options.mode ?? 'or' })
         : await this.index.searchDense(options.queryVector ?? (await this.embedder.embedQuery(query, options.signal)), filter, k);
+    if (options.fromIndex) {
+      return hits.map((h) => ({
+        id: h.id,
+        external_id: h.payload.taskId,
+        source: h.payload.source,
+        title: h.payload.title,
+        body: '',
+        files: h.payload.files,
+        status: h.payload.status,
+        outcome: null,
+        repository_id: h.payload.repoId ?? null,
+        created_at: h.payload.createdAt,
+        score: h.score,
+      }));
+    }
     const rows = new Map((await this.tasks.findByIds(workspaceId, hits.map((h) => h.id))).map((r) => [r.id, r]));
     return hits.filter((h) => rows.has(h.id)).map((h) => ({ ...mapTask(rows.get(h.id)!), score: h.score }));
   }

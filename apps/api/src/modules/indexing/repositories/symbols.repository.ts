@@ -67,9 +67,11 @@ export class SymbolsRepository {
       .andWhere(
         new Brackets((w) => {
           w.where('s.name_lower IN (:...exact)', { exact: lowered });
+          // Prefix as a range (lo <= name < lo + U+FFFF), which both SQLite and Postgres answer from the
+          // (workspace_id, name_lower) index; LIKE cannot use it on a BINARY-collated column in SQLite.
           lowered
             .filter((n) => n.length >= 3)
-            .forEach((n, i) => w.orWhere(`s.name_lower LIKE :p${i} ESCAPE '\\'`, { [`p${i}`]: `${n.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }));
+            .forEach((n, i) => w.orWhere(`(s.name_lower >= :lo${i} AND s.name_lower < :hi${i})`, { [`lo${i}`]: n, [`hi${i}`]: `${n}\uffff` }));
         }),
       )
       .limit(options.limit ?? 200);
