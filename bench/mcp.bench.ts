@@ -42,6 +42,7 @@ import { FetchTool } from '../apps/api/src/modules/mcp/tools/fetch.tool';
 import { SearchTool } from '../apps/api/src/modules/mcp/tools/search.tool';
 import { TaskHistoryService } from '../apps/api/src/modules/task-history/task-history.service';
 import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
+import { chunkText, fileSpec, identifier, pct, rng, zipf } from './lib/code-corpus';
 
 const argv = process.argv.slice(2).filter((a) => a !== '--');
 const flag = (name: string, dflt: number) => {
@@ -60,63 +61,6 @@ const FETCH_IDS = 5;
 const TARGET = { overhead_p50_ms: 5 };
 const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')}\n`);
 
-// --- corpus: the generator of bench/search.bench.ts, so both benches search the same kind of code ---
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const WORDS = (
-  'get set user id name list item index value key map file path read write open close parse render http request response ' +
-  'client server query build table row column config option error handler event emit listen socket token auth session cache store ' +
-  'load save update delete create insert select filter sort merge split join format encode decode buffer stream chunk node tree ' +
-  'graph edge vertex search rank score weight vector embed model train batch size count total sum avg min max range start end ' +
-  'begin finish init reset clear flush sync async await promise resolve reject timeout retry backoff queue job worker task ' +
-  'schedule cron log debug info warn trace span metric gauge counter histogram label tag version commit branch diff patch ' +
-  'repo workspace project module package import export default public private static abstract interface struct enum ' +
-  'validate schema field record entity migration transaction connection pool driver dialect sqlite postgres redis ' +
-  'cookie header body status redirect proxy agent upload download progress cancel abort signal hook plugin middleware router'
-).split(' ');
-const zipf = (r: () => number) => WORDS[Math.floor(WORDS.length * r() * r())];
-const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
-function identifier(r: () => number, parts = 1 + Math.floor(r() * 3)): string {
-  const ws = Array.from({ length: parts }, () => zipf(r));
-  return r() < 0.25 ? ws.join('_') : ws.map((w, j) => (j === 0 ? w : cap(w))).join('');
-}
-function fileSpec(f: number): { path: string; symbols: string[] } {
-  const r = rng(104_729 * (f + 1));
-  const path = `packages/${zipf(r)}-${f % 23}/src/${zipf(r)}/${identifier(r, 2)}-${f}.ts`;
-  return { path, symbols: Array.from({ length: CHUNKS_PER_FILE }, (_, c) => (c === 0 ? cap(identifier(r, 2)) : identifier(r, 2 + Math.floor(r() * 2)))) };
-}
-function chunkText(c: number, symbol: string, r: () => number): string {
-  const lines = [`/** ${cap(zipf(r))} the ${zipf(r)} ${zipf(r)} for the ${zipf(r)} ${zipf(r)}. */`];
-  lines.push(c === 0 ? `export class ${symbol} extends ${cap(identifier(r))} {` : `export async function ${symbol}(${identifier(r)}: ${cap(identifier(r))}, ${identifier(r)} = ${Math.floor(r() * 100)}) {`);
-  const body = 4 + Math.floor(r() * 10);
-  for (let l = 0; l < body; l++) {
-    const kind = r();
-    if (kind < 0.4) lines.push(`  const ${identifier(r)} = await ${identifier(r)}.${identifier(r)}(${identifier(r)}, '${zipf(r)}');`);
-    else if (kind < 0.6) lines.push(`  if (!${identifier(r)}) throw new ${cap(identifier(r))}Error('${zipf(r)} ${zipf(r)} ${zipf(r)}');`);
-    else if (kind < 0.8) lines.push(`  // ${zipf(r)} ${zipf(r)} ${zipf(r)} before ${zipf(r)} ${zipf(r)}`);
-    else lines.push(`  this.${identifier(r)} = ${identifier(r)}(${identifier(r)}.${zipf(r)}, ${Math.floor(r() * 1000)});`);
-  }
-  lines.push(`  return ${identifier(r)};`, '}');
-  return lines.join('\n');
-}
-
-function pct(xs: readonly number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (!s.length) return NaN;
-  const idx = ((s.length - 1) * p) / 100;
-  const lo = Math.floor(idx);
-  const hi = Math.ceil(idx);
-  return +(s[lo] + (s[hi] - s[lo]) * (idx - lo)).toFixed(2);
-}
 const stats = (ms: number[]) => ({ p50: pct(ms, 50), p95: pct(ms, 95), mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2), n: ms.length });
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
@@ -164,7 +108,7 @@ async function main() {
     };
     let written = 0;
     for (let f = 0; written < N_CHUNKS; f++) {
-      const spec = fileSpec(f);
+      const spec = fileSpec(f, CHUNKS_PER_FILE);
       files.push(spec);
       const r = rng(7_919 * (f + 1));
       let line = 0;
@@ -285,7 +229,9 @@ async function main() {
     // Concurrency N: each path on its own (interleaving under load would measure the mix).
     const cN = { search: { inproc: [] as number[], http: [] as number[] }, fetch: { inproc: [] as number[], http: [] as number[] }, qps: { search_inproc: 0, search_http: 0 } };
     const runN = async (label: keyof typeof cN.qps, fn: (i: number, w: number) => Promise<unknown>, sink: number[]) => {
-      const { wallS } = await pool(queries.length, CONCURRENCY, async (i, w) => sink.push((await timed(() => fn(i, w))).ms));
+      const { wallS } = await pool(queries.length, CONCURRENCY, async (i, w) => {
+        sink.push((await timed(() => fn(i, w))).ms);
+      });
       cN.qps[label] = +(queries.length / wallS).toFixed(1);
     };
     await runN('search_inproc', (i) => inProcessSearch(queries[i]), cN.search.inproc);

@@ -33,6 +33,7 @@ import { SymbolsRepository } from '../apps/api/src/modules/indexing/repositories
 import { IndexingService } from '../apps/api/src/modules/indexing/services/indexing.service';
 import { TaskHistoryService } from '../apps/api/src/modules/task-history/task-history.service';
 import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
+import { cap, chunkText, fileSpec, identifier, pct, rng, zipf, type FileSpec } from './lib/code-corpus';
 
 const argv = process.argv.slice(2).filter((a) => a !== '--');
 const flag = (name: string, dflt: number) => {
@@ -53,74 +54,6 @@ const DIMS = 384;
 const STRATEGIES: FusionStrategyName[] = ['rrf', 'weighted', 'cascade', 'vote', 'concat'];
 const TARGETS = { p50_ms: 25, p95_ms: 60 };
 const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')}\n`);
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const WORDS = (
-  'get set user id name list item index value key map file path read write open close parse render http request response ' +
-  'client server query build table row column config option error handler event emit listen socket token auth session cache store ' +
-  'load save update delete create insert select filter sort merge split join format encode decode buffer stream chunk node tree ' +
-  'graph edge vertex search rank score weight vector embed model train batch size count total sum avg min max range start end ' +
-  'begin finish init reset clear flush sync async await promise resolve reject timeout retry backoff queue job worker task ' +
-  'schedule cron log debug info warn trace span metric gauge counter histogram label tag version commit branch diff patch ' +
-  'repo workspace project module package import export default public private static abstract interface struct enum ' +
-  'validate schema field record entity migration transaction connection pool driver dialect sqlite postgres redis ' +
-  'cookie header body status redirect proxy agent upload download progress cancel abort signal hook plugin middleware router'
-).split(' ');
-const zipf = (r: () => number) => WORDS[Math.floor(WORDS.length * r() * r())];
-const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
-
-function identifier(r: () => number, parts = 1 + Math.floor(r() * 3)): string {
-  const ws = Array.from({ length: parts }, () => zipf(r));
-  return r() < 0.25 ? ws.join('_') : ws.map((w, j) => (j === 0 ? w : cap(w))).join('');
-}
-
-interface FileSpec {
-  path: string;
-  symbols: string[];
-}
-
-/** Deterministic files: path + the symbol of each of its chunks. */
-function fileSpec(f: number): FileSpec {
-  const r = rng(104_729 * (f + 1));
-  const path = `packages/${zipf(r)}-${f % 23}/src/${zipf(r)}/${identifier(r, 2)}-${f}.ts`;
-  const symbols = Array.from({ length: CHUNKS_PER_FILE }, (_, c) => (c === 0 ? cap(identifier(r, 2)) : identifier(r, 2 + Math.floor(r() * 2))));
-  return { path, symbols };
-}
-
-function chunkText(f: number, c: number, symbol: string, r: () => number): string {
-  const lines: string[] = [];
-  lines.push(`/** ${cap(zipf(r))} the ${zipf(r)} ${zipf(r)} for the ${zipf(r)} ${zipf(r)}. */`);
-  lines.push(c === 0 ? `export class ${symbol} extends ${cap(identifier(r))} {` : `export async function ${symbol}(${identifier(r)}: ${cap(identifier(r))}, ${identifier(r)} = ${Math.floor(r() * 100)}) {`);
-  const body = 4 + Math.floor(r() * 10);
-  for (let l = 0; l < body; l++) {
-    const kind = r();
-    if (kind < 0.4) lines.push(`  const ${identifier(r)} = await ${identifier(r)}.${identifier(r)}(${identifier(r)}, '${zipf(r)}');`);
-    else if (kind < 0.6) lines.push(`  if (!${identifier(r)}) throw new ${cap(identifier(r))}Error('${zipf(r)} ${zipf(r)} ${zipf(r)}');`);
-    else if (kind < 0.8) lines.push(`  // ${zipf(r)} ${zipf(r)} ${zipf(r)} before ${zipf(r)} ${zipf(r)}`);
-    else lines.push(`  this.${identifier(r)} = ${identifier(r)}(${identifier(r)}.${zipf(r)}, ${Math.floor(r() * 1000)});`);
-  }
-  lines.push(`  return ${identifier(r)};`, '}');
-  return lines.join('\n');
-}
-
-function pct(xs: readonly number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const idx = ((s.length - 1) * p) / 100;
-  const lo = Math.floor(idx);
-  const hi = Math.ceil(idx);
-  return +(s[lo] + (s[hi] - s[lo]) * (idx - lo)).toFixed(2);
-}
 
 async function main() {
   const tempDir = strFlag('data-dir') ? null : mkdtempSync(join(tmpdir(), 'sextant-bench-search-'));
@@ -151,13 +84,13 @@ async function main() {
     };
     let written = 0;
     for (let f = 0; f < nFiles && written < N_CHUNKS; f++) {
-      const spec = fileSpec(f);
+      const spec = fileSpec(f, CHUNKS_PER_FILE);
       files.push(spec);
       const r = rng(7_919 * (f + 1));
       let line = 1;
       let byte = 0;
       for (let c = 0; c < CHUNKS_PER_FILE && written < N_CHUNKS; c++, written++) {
-        const text = chunkText(f, c, spec.symbols[c], r);
+        const text = chunkText(c, spec.symbols[c], r);
         const lines = text.split('\n').length;
         const symbol = c === 0 ? spec.symbols[0] : `${spec.symbols[0]}.${spec.symbols[c]}`;
         batch.push({
