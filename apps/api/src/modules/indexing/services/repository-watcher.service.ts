@@ -1,9 +1,23 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import watcher from '@parcel/watcher';
 import type { IndexJob } from '@sextant/contracts';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
 import { IndexingService } from './indexing.service';
+
+/** Files (relative, posix) under `dir` when it is a directory; empty otherwise. */
+function filesUnder(dir: string): string[] {
+  try {
+    if (!fs.statSync(dir).isDirectory()) return [];
+    return fs
+      .readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile() && !d.parentPath.split(path.sep).some((part) => part === 'node_modules' || part === '.git'))
+      .map((d) => path.relative(dir, path.join(d.parentPath, d.name)).split(path.sep).join('/'));
+  } catch {
+    return []; // deleted again already
+  }
+}
 
 /** Quiet period after the last file event before a job starts. */
 export const WATCH_DEBOUNCE_MS = 300;
@@ -60,7 +74,11 @@ export class RepositoryWatcherService implements OnApplicationShutdown {
         if (err) return this.logger.warn(`Watcher error on ${repo.rootPath}: ${err.message}`);
         for (const e of events) {
           const rel = path.relative(repo.rootPath, e.path).split(path.sep).join('/');
-          if (rel && !rel.startsWith('..')) state.pending.add(rel);
+          if (!rel || rel.startsWith('..')) continue;
+          state.pending.add(rel);
+          // inotify only watches a new directory once it is seen, so files written into it
+          // before that (a checkout, an unzip) produce no events of their own: walk it.
+          if (e.type === 'create') for (const inner of filesUnder(e.path)) state.pending.add(`${rel}/${inner}`);
         }
         this.schedule(state);
       },
