@@ -73,6 +73,19 @@ describe.each<[string, (dir: string) => EmbeddingCache & { close?: () => void }]
     second.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from(first[i])));
   });
 
+  it('passes documents of a non-cacheable embedder (the hash embedder) straight through, storing nothing', async () => {
+    const hash = new HashEmbedder({ dimensions: 64 });
+    expect(hash.cacheable).toBe(false);
+    const embedder = new CachedEmbedder({ embedder: hash, cache });
+    const first = await embedder.embedChunks([...CHUNKS, CHUNKS[0]].map((text) => ({ text })));
+    const again = await embedder.embedDocuments(CHUNKS);
+    expect(await cache.getMany(hash.id, CHUNKS.map(contentHash))).toEqual(new Map());
+    expect(embedder.stats).toEqual({ hits: 0, misses: 7, embedded: 6 });
+    const direct = await hash.embedDocuments(CHUNKS);
+    const expected = [...direct, direct[0], ...direct];
+    [...first, ...again].forEach((v, i) => expect(Array.from(v)).toEqual(Array.from(expected[i])));
+  });
+
   it('embeds only the changed chunk after an edit, in input order', async () => {
     const inner = new RecordingEmbedder();
     const embedder = new CachedEmbedder({ embedder: inner, cache });

@@ -30,7 +30,8 @@ export interface CachedEmbedderOptions {
  * Puts an {@link EmbeddingCache} in front of any {@link Embedder}. Keys are (embedder id,
  * sha256 of the text), so unchanged chunks are never embedded twice — not after a restart,
  * a branch switch or a re-clone — and switching models never reuses a foreign vector.
- * Identical texts within one call are embedded once. Queries are passed straight through.
+ * Identical texts within one call are embedded once. Queries are passed straight through, and
+ * so are documents of an embedder that declares itself not `cacheable` (cheaper to recompute).
  *
  * @example
  * const embedder = new CachedEmbedder({ embedder: new OpenAIEmbedder({ … }), cache: new SqliteEmbeddingCache({ path }) });
@@ -67,7 +68,8 @@ export class CachedEmbedder implements Embedder {
     const hashes = items.map((item) => item.contentHash ?? sha256Hex(item.text));
     const unique = [...new Set(hashes)];
     const vectors = new Map<string, Float32Array>();
-    for (const [hash, vector] of await this.cache.getMany(this.id, unique)) {
+    const lookups = this.embedder.cacheable === false ? new Map<string, Float32Array>() : await this.cache.getMany(this.id, unique);
+    for (const [hash, vector] of lookups) {
       if (vector.length === this.dimensions) vectors.set(hash, vector); // a wrong-length entry is treated as a miss
     }
 
@@ -92,7 +94,7 @@ export class CachedEmbedder implements Embedder {
         }
         this.counters.embedded += slice.length;
         const entries: Array<[string, Float32Array]> = slice.map((hash, i) => [hash, embedded[i]]);
-        await this.cache.putMany(this.id, entries);
+        if (this.embedder.cacheable !== false) await this.cache.putMany(this.id, entries);
         for (const [hash, vector] of entries) vectors.set(hash, vector);
       }
     }

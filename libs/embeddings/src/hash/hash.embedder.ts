@@ -57,6 +57,8 @@ const EMPTY_FEATURE = '\u0000empty';
 export class HashEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
+  /** Re-hashing a chunk is cheaper than looking it up in the embedding cache. */
+  readonly cacheable = false;
   private readonly options: Required<HashEmbedderOptions>;
   private readonly ngramSeeds: number[];
 

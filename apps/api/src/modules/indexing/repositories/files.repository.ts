@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { TransactionRunner } from '../../../database/transaction-runner';
+import { bulkInsert } from '../../../database/bulk-write';
 import { FileEntity } from '../entities/file.entity';
 
 export interface FileWrite {
@@ -24,9 +25,10 @@ export class FilesRepository {
     return this.rows.find({ where: { workspaceId, repositoryId } });
   }
 
-  findByPaths(workspaceId: string, repositoryId: string, paths: string[]): Promise<FileEntity[]> {
-    if (!paths.length) return Promise.resolve([]);
-    return this.rows.find({ where: { workspaceId, repositoryId, path: In(paths) } });
+  async findByPaths(workspaceId: string, repositoryId: string, paths: string[]): Promise<FileEntity[]> {
+    const out: FileEntity[] = [];
+    for (let i = 0; i < paths.length; i += 500) out.push(...(await this.rows.find({ where: { workspaceId, repositoryId, path: In(paths.slice(i, i + 500)) } })));
+    return out;
   }
 
   /** Indexed files with these paths in any (or the given) repositories of the workspace: how task files map to code. */
@@ -43,34 +45,50 @@ export class FilesRepository {
     return out;
   }
 
-  /** Write-ahead: marks files as being (re)written before their chunks are touched. */
+  /** Write-ahead: marks files as being (re)written, with their new hash, before their chunks are touched. */
   async markPending(workspaceId: string, repositoryId: string, files: FileWrite[]): Promise<void> {
     if (!files.length) return;
-    await this.tx.run(async (tx) => {
-      const repo = tx.getRepository(FileEntity);
-      const existing = new Map((await repo.find({ where: { workspaceId, repositoryId, path: In(files.map((f) => f.path)) } })).map((r) => [r.path, r]));
-      const rows = files.map((f) => {
-        const row = existing.get(f.path) ?? repo.create({ id: randomUUID(), workspaceId, repositoryId, path: f.path, chunkCount: 0, chunkTypes: {}, indexedAt: null, error: null });
-        return Object.assign(row, { contentHash: f.contentHash, size: f.size, lang: f.lang, state: 'pending' as const });
-      });
-      await repo.save(rows, { chunk: 200 });
-    });
+    const now = new Date();
+    await this.tx.run((tx) =>
+      bulkInsert(
+        tx,
+        FileEntity,
+        files.map((f) => ({ id: randomUUID(), workspaceId, repositoryId, path: f.path, contentHash: f.contentHash, size: f.size, lang: f.lang, state: 'pending' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: null, updatedAt: now })),
+        // A known file keeps its id, counts and last indexed time until markIndexed replaces them.
+        { conflict: ['repositoryId', 'path'], update: ['contentHash', 'size', 'lang', 'state', 'updatedAt'] },
+      ),
+    );
   }
 
-  /** Commits files whose chunks are all stored. */
-  async markIndexed(workspaceId: string, repositoryId: string, results: Array<{ path: string; chunkCount: number; chunkTypes: Record<string, number>; error?: string | null }>): Promise<void> {
+  /**
+   * Commits files whose chunks are all stored (markPending wrote their rows first). Pass the
+   * file's hash, size and language to record them again, or only the path to keep the pending ones.
+   */
+  async markIndexed(workspaceId: string, repositoryId: string, results: Array<Partial<FileWrite> & { path: string; chunkCount: number; chunkTypes: Record<string, number>; error?: string | null }>): Promise<void> {
     if (!results.length) return;
     const now = new Date();
-    await this.tx.run(async (tx) => {
-      const repo = tx.getRepository(FileEntity);
-      const rows = await repo.find({ where: { workspaceId, repositoryId, path: In(results.map((r) => r.path)) } });
-      const byPath = new Map(results.map((r) => [r.path, r]));
-      for (const row of rows) {
-        const r = byPath.get(row.path)!;
-        Object.assign(row, { state: 'indexed', chunkCount: r.chunkCount, chunkTypes: r.chunkTypes, error: r.error ?? null, indexedAt: now });
-      }
-      await repo.save(rows, { chunk: 200 });
-    });
+    const withFacts = results.every((r) => r.contentHash !== undefined);
+    const update: (keyof FileEntity & string)[] = ['state', 'chunkCount', 'chunkTypes', 'error', 'indexedAt', 'updatedAt'];
+    await this.tx.run((tx) =>
+      bulkInsert(
+        tx,
+        FileEntity,
+        results.map((r) => ({
+          id: randomUUID(),
+          workspaceId,
+          repositoryId,
+          path: r.path,
+          ...(withFacts ? { contentHash: r.contentHash ?? null, size: r.size ?? null, lang: r.lang ?? null } : {}),
+          state: 'indexed' as const,
+          chunkCount: r.chunkCount,
+          chunkTypes: r.chunkTypes,
+          error: r.error ?? null,
+          indexedAt: now,
+          updatedAt: now,
+        })),
+        { conflict: ['repositoryId', 'path'], update: withFacts ? ['contentHash', 'size', 'lang', ...update] : update },
+      ),
+    );
   }
 
   async markFailed(workspaceId: string, repositoryId: string, failures: Array<{ path: string; message: string }>): Promise<void> {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { SymbolDefinition } from '@sextant/indexer';
 import { Brackets, In, Repository } from 'typeorm';
+import { bulkInsert } from '../../../database/bulk-write';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { SymbolEntity } from '../entities/symbol.entity';
 
@@ -46,7 +47,7 @@ export class SymbolsRepository {
           endLine: d.endLine,
         })),
       );
-      for (let i = 0; i < rows.length; i += 200) await repo.insert(rows.slice(i, i + 200));
+      await bulkInsert(tx, SymbolEntity, rows);
     });
   }
 

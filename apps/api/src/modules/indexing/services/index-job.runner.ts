@@ -94,8 +94,10 @@ export class IndexJobRunner {
       // Watch-triggered (targeted) jobs know their paths; they skip git, which costs two processes per job.
       const commit = !job.options.paths && (await isGitRepo(repo.rootPath)) ? await headCommit(repo.rootPath).catch(() => null) : null;
       job.checkpoint = { ...job.checkpoint, commit };
-      const existing = new Map((await this.files.list(ws, repo.id)).map((r) => [r.path, r]));
       const targeted = job.options.paths ? new Set(job.options.paths) : null;
+      // A targeted job only ever looks at its own paths: don't load the rows of a 10k-file repository per saved file.
+      const existingRows = targeted ? await this.files.findByPaths(ws, repo.id, [...targeted]) : await this.files.list(ws, repo.id);
+      const existing = new Map(existingRows.map((r) => [r.path, r]));
       const discovery = (targeted && this.statKnownPaths(repo.rootPath, targeted, existing)) || (await discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes }));
       this.throwIfCancelled(signal);
       let discovered = discovery.files;
@@ -271,7 +273,7 @@ export class IndexJobRunner {
       ok.map((p) => {
         const chunkTypes: Record<string, number> = {};
         for (const c of p.result!.chunks) chunkTypes[c.chunkType] = (chunkTypes[c.chunkType] ?? 0) + 1;
-        return { path: p.write.path, chunkCount: p.result!.chunks.length, chunkTypes, error: p.result!.parse === 'fallback' ? (p.result!.error ?? 'parse failed; line windows used') : null };
+        return { ...p.write, chunkCount: p.result!.chunks.length, chunkTypes, error: p.result!.parse === 'fallback' ? (p.result!.error ?? 'parse failed; line windows used') : null };
       }),
     );
     if (failed.length) await this.files.markFailed(ws, repo.id, failed.map((f) => ({ path: f.write.path, message: f.failure ?? 'failed' })));
