@@ -71,6 +71,7 @@ async function main() {
     full_index_s: round(fullS, 2),
     files_per_s: round(c.indexed / fullS, 0),
     chunks_per_s: round(c.chunks / fullS, 0),
+    full_index_phase_s: Object.fromEntries(Object.entries(c.phaseMs ?? {}).map(([phase, ms]) => [phase, round(ms / 1000, 2)])),
     reindex_nothing_changed_s: round(noopS, 3),
     reindex_unchanged_files: noop.counts.unchanged,
     single_file_update_ms_p50: round(percentile(latencies, 50), 1),

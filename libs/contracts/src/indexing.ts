@@ -46,6 +46,8 @@ export const IndexJobCountsSchema = z.object({
   cacheHits: z.number().int(),
   skippedByReason: z.record(z.string(), z.number().int()),
   chunksByType: z.record(z.string(), z.number().int()),
+  /** Wall time per phase in ms, so a slow job says where its time went: discover, parse (waiting for the parse pool), embed, write. */
+  phaseMs: z.record(z.string(), z.number()).optional(),
 });
 export type IndexJobCounts = z.infer<typeof IndexJobCountsSchema>;
 

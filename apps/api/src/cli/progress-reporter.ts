@@ -50,6 +50,8 @@ export function formatJobSummary(job: IndexJob): string {
     `  chunks: ${c.chunks}${Object.keys(c.chunksByType).length ? ` (${Object.entries(c.chunksByType).map(([t, n]) => `${t} ${n}`).join(', ')})` : ''}; embedded ${c.embedded}, cache hits ${c.cacheHits}`,
     `  time: ${seconds.toFixed(1)} s, ${seconds > 0 ? Math.round(c.processed / seconds) : 0} files/s, ${seconds > 0 ? Math.round(c.chunks / seconds) : 0} chunks/s`,
   ];
+  const phases = Object.entries(c.phaseMs ?? {}).filter(([, ms]) => ms >= 1);
+  if (phases.length) lines.push(`  time by phase: ${phases.map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
   if (job.error) lines.push(`  error: ${job.error}`);
   for (const e of job.errors.slice(0, 10)) lines.push(`  ! ${e.path}: ${e.message}`);
   if (job.errors.length > 10) lines.push(`  … and ${job.errors.length - 10} more file errors`);

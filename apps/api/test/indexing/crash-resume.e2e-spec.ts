@@ -57,6 +57,9 @@ describe('a job killed with SIGKILL resumes and ends exactly like a clean run', 
     const clean = path.join(base, 'clean');
     const cleanRun = await runCli(['index', corpus, '--json'], env(clean), 240000);
     expect(cleanRun.code).toBe(0);
+    // The job says where its time went, phase by phase.
+    const cleanJob = JSON.parse(cleanRun.stdout.trim().split('\n').pop()!) as { counts: { phaseMs: Record<string, number> } };
+    for (const phase of ['discover', 'parse', 'embed', 'write']) expect(cleanJob.counts.phaseMs[phase]).toBeGreaterThan(0);
     const reference = storeSignature(clean);
     expect(reference.files).toHaveLength(FILES);
 

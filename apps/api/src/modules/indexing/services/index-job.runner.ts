@@ -91,6 +91,7 @@ export class IndexJobRunner {
       // --- discover ---------------------------------------------------------------
       job.phase = 'discover';
       emit(true);
+      const clock = phaseClock(job);
       // Watch-triggered (targeted) jobs know their paths; they skip git, which costs two processes per job.
       const commit = !job.options.paths && (await isGitRepo(repo.rootPath)) ? await headCommit(repo.rootPath).catch(() => null) : null;
       job.checkpoint = { ...job.checkpoint, commit };
@@ -119,7 +120,9 @@ export class IndexJobRunner {
         unchanged: discovered.length - candidates.length,
         removed: removed.length,
         processed: 0,
+        phaseMs: job.counts.phaseMs,
       };
+      clock('discover');
       emit(true);
 
       // --- removed files ------------------------------------------------------------
@@ -130,6 +133,7 @@ export class IndexJobRunner {
           await this.symbols.deletePaths(ws, repo.id, paths);
           await this.files.deletePaths(ws, repo.id, paths);
         }
+        clock('write');
       }
 
       // --- parse, embed, write in pipelined batches -------------------------------------
@@ -138,10 +142,11 @@ export class IndexJobRunner {
       for (let offset = 0; offset < candidates.length; offset += BATCH_FILES) {
         this.throwIfCancelled(signal);
         const prepared = await next!;
+        clock('parse');
         this.throwIfCancelled(signal);
         const after = offset + BATCH_FILES;
         next = after < candidates.length ? this.prepareBatch(job, candidates.slice(after, after + BATCH_FILES), existing) : null;
-        await this.writeBatch(job, repo, prepared, signal);
+        await this.writeBatch(job, repo, prepared, signal, clock);
         emit();
       }
 
@@ -236,7 +241,7 @@ export class IndexJobRunner {
     return out.filter((p): p is PreparedFile => p !== null);
   }
 
-  private async writeBatch(job: IndexJobEntity, repo: RepositoryEntity, prepared: PreparedFile[], signal: AbortSignal): Promise<void> {
+  private async writeBatch(job: IndexJobEntity, repo: RepositoryEntity, prepared: PreparedFile[], signal: AbortSignal, clock: (phase: string) => void): Promise<void> {
     if (!prepared.length) return;
     const batchSize = prepared.length;
     const ws = job.workspaceId;
@@ -259,6 +264,7 @@ export class IndexJobRunner {
     );
     job.counts.cacheHits += hits;
     job.counts.embedded += embedded;
+    clock('embed');
 
     job.phase = 'write';
     await this.files.markPending(ws, repo.id, prepared.map((p) => p.write));
@@ -295,6 +301,7 @@ export class IndexJobRunner {
     job.counts.processed += batchSize;
     job.checkpoint = { ...job.checkpoint, completed: (job.checkpoint.completed ?? 0) + batchSize };
     job.phase = 'parse';
+    clock('write');
     await this.jobs.save(job);
   }
 
@@ -316,6 +323,17 @@ export class IndexJobRunner {
       this.events.emit(IndexEvents.Progress, this.event(job));
     };
   }
+}
+
+/** Adds the wall time since the previous call to `job.counts.phaseMs[phase]` (resumed jobs keep adding). */
+function phaseClock(job: IndexJobEntity): (phase: string) => void {
+  let last = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    const phaseMs = (job.counts.phaseMs ??= {});
+    phaseMs[phase] = Math.round(((phaseMs[phase] ?? 0) + now - last) * 10) / 10;
+    last = now;
+  };
 }
 
 /** Chunk -> index point: payload mirrors seed 004's metadata fields. */
