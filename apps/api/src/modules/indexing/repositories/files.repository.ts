@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { bulkInsert } from '../../../database/bulk-write';
+import { timeOrderedId } from '../../../database/time-ordered-id';
 import { FileEntity } from '../entities/file.entity';
 
 export interface FileWrite {
@@ -53,7 +53,7 @@ export class FilesRepository {
       bulkInsert(
         tx,
         FileEntity,
-        files.map((f) => ({ id: randomUUID(), workspaceId, repositoryId, path: f.path, contentHash: f.contentHash, size: f.size, lang: f.lang, state: 'pending' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: null, updatedAt: now })),
+        files.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, contentHash: f.contentHash, size: f.size, lang: f.lang, state: 'pending' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: null, updatedAt: now })),
         // A known file keeps its id, counts and last indexed time until markIndexed replaces them.
         { conflict: ['repositoryId', 'path'], update: ['contentHash', 'size', 'lang', 'state', 'updatedAt'] },
       ),
@@ -74,7 +74,7 @@ export class FilesRepository {
         tx,
         FileEntity,
         results.map((r) => ({
-          id: randomUUID(),
+          id: timeOrderedId(),
           workspaceId,
           repositoryId,
           path: r.path,

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { SymbolDefinition } from '@sextant/indexer';
 import { Brackets, In, Repository } from 'typeorm';
 import { bulkInsert } from '../../../database/bulk-write';
+import { timeOrderedId } from '../../../database/time-ordered-id';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { SymbolEntity } from '../entities/symbol.entity';
 
@@ -35,7 +35,7 @@ export class SymbolsRepository {
       for (let i = 0; i < paths.length; i += 500) await repo.delete({ workspaceId, repositoryId, path: In(paths.slice(i, i + 500)) });
       const rows = files.flatMap((f) =>
         f.definitions.map((d) => ({
-          id: randomUUID(),
+          id: timeOrderedId(),
           workspaceId,
           repositoryId,
           path: f.path,
