@@ -44,13 +44,30 @@ export function assignCredit(input: AssignCreditInput): SourceCredit[] {
   const { strategy, pool, weights, itemId } = input;
   const item = fuse(strategy, pool, { weights }).find((f) => f.id === itemId);
   if (!item) return [];
-  return item.contributions.map((c) => {
-    const list = pool.find((r) => r.source === c.source)!;
-    const alone = fuse(strategy, [list], { weights: { [c.source]: 1 } });
+  const evidence = poolEvidence(strategy, pool).get(itemId) ?? {};
+  return item.contributions.map((c) => ({ source: c.source, rank: c.rank, score: c.score, share: c.share, evidence: evidence[c.source] ?? 0 }));
+}
+
+/**
+ * Every pooled item's evidence per source (the `evidence` of {@link assignCredit}): the
+ * item's score when the strategy fuses that source's list alone, divided by the list's best.
+ * A source that did not rank an item has no entry for it.
+ *
+ * @example
+ * poolEvidence('weighted', [{ source: 'file.dense', items: [{ id: 'x', score: 1 }, { id: 'y', score: 0.5 }, { id: 'z', score: 0 }] }]).get('y') // { 'file.dense': 0.5 }
+ */
+export function poolEvidence(strategy: FusionStrategy, pool: readonly SourceRanking[]): Map<string, Record<string, number>> {
+  const out = new Map<string, Record<string, number>>();
+  for (const list of pool) {
+    const alone = fuse(strategy, [list], { weights: { [list.source]: 1 } });
     const best = alone[0]?.score ?? 0;
-    const mine = alone.find((f) => f.id === itemId)?.score ?? 0;
-    return { source: c.source, rank: c.rank, score: c.score, share: c.share, evidence: best > 0 ? clamp01(mine / best) : 0 };
-  });
+    for (const f of alone) {
+      const entry = out.get(f.id) ?? {};
+      entry[list.source] = best > 0 ? clamp01(f.score / best) : 0;
+      out.set(f.id, entry);
+    }
+  }
+  return out;
 }
 
 const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);

@@ -1,14 +1,15 @@
 import { assignCredit } from './credit-assignment';
 import { applyFloor } from './normalise-weights';
 import { capRatingChange, planRatingChange } from './rating-cap';
-import { updateWeights } from './weight-update';
+import { pairwiseGradient, ratingGradient } from './pairwise-gradient';
+import { scheduledStep, updateWeights } from './weight-update';
 
 const plain = { learningRate: 0.1, floor: 0, decay: 0 };
 
 // Expected numbers were worked out by hand (calculator), not by running this code.
 describe('updateWeights: hand-computed steps', () => {
-  it('a +1 for an item only file.dense ranked moves weight from task.dense to file.dense by e^η / (1 + e^η)', () => {
-    const r = updateWeights({ weights: { 'file.dense': 1, 'task.dense': 1 }, prior: { 'file.dense': 1, 'task.dense': 1 }, evidence: { 'file.dense': 1, 'task.dense': 0 }, delta: 1, params: plain });
+  it('a step of +1 for file.dense (0 for task.dense) moves weight from task.dense to file.dense by e^η / (1 + e^η)', () => {
+    const r = updateWeights({ weights: { 'file.dense': 1, 'task.dense': 1 }, prior: { 'file.dense': 1, 'task.dense': 1 }, gradient: { 'file.dense': 1, 'task.dense': 0 }, params: plain });
     expect(r.changed).toBe(true);
     expect(r.normalised['file.dense']).toBeCloseTo(0.52497918747894, 12);
     expect(r.normalised['task.dense']).toBeCloseTo(1 - 0.52497918747894, 12);
@@ -16,42 +17,98 @@ describe('updateWeights: hand-computed steps', () => {
     expect(r.weights['file.dense']).toBeCloseTo(2 * 0.52497918747894, 12);
   });
 
-  it('a -1 followed by decay 0.1 toward an even prior: (0.8, 0.2) -> (0.75517, 0.24483)', () => {
-    const r = updateWeights({ weights: { a: 0.8, b: 0.2 }, prior: { a: 1, b: 1 }, evidence: { a: 1, b: 0 }, delta: -1, params: { learningRate: 0.1, floor: 0, decay: 0.1 } });
+  it('a step of -1 on a followed by decay 0.1 toward an even prior: (0.8, 0.2) -> (0.75517, 0.24483)', () => {
+    const r = updateWeights({ weights: { a: 0.8, b: 0.2 }, prior: { a: 1, b: 1 }, gradient: { a: -1, b: 0 }, params: { learningRate: 0.1, floor: 0, decay: 0.1 } });
     expect(r.normalised.a).toBeCloseTo(0.7551673798527769, 12);
     expect(r.normalised.b).toBeCloseTo(0.24483262014722307, 12);
   });
 
   it('the floor stops a source from dying: (0.97, 0.03) with a large step lands on (0.98, 0.02), not (0.98875, 0.01125)', () => {
-    const r = updateWeights({ weights: { a: 0.97, b: 0.03 }, prior: { a: 1, b: 1 }, evidence: { a: 1, b: 0 }, delta: 1, params: { learningRate: 1, floor: 0.02, decay: 0 } });
+    const r = updateWeights({ weights: { a: 0.97, b: 0.03 }, prior: { a: 1, b: 1 }, gradient: { a: 1, b: 0 }, params: { learningRate: 1, floor: 0.02, decay: 0 } });
     expect(r.normalised.a).toBeCloseTo(0.98, 12);
     expect(r.normalised.b).toBeCloseTo(0.02, 12);
   });
 
   it('a source that did not answer the search keeps its weight; the others share their own mass', () => {
-    const r = updateWeights({ weights: { a: 1, b: 1, c: 1 }, prior: { a: 1, b: 1, c: 1 }, evidence: { a: 1, b: 0 }, delta: 1, params: plain });
+    const r = updateWeights({ weights: { a: 1, b: 1, c: 1 }, prior: { a: 1, b: 1, c: 1 }, gradient: { a: 1, b: 0 }, params: plain });
     expect(r.normalised.a).toBeCloseTo(0.34998612498596, 12);
     expect(r.normalised.b).toBeCloseTo(0.31668054168070664, 12);
     expect(r.normalised.c).toBeCloseTo(1 / 3, 12);
   });
 
-  it('replacing +1 by -1 (delta -2) undoes the +1 and applies a -1', () => {
-    const start = { a: 1, b: 1 };
-    const up = updateWeights({ weights: start, prior: start, evidence: { a: 1, b: 0 }, delta: 1, params: plain });
-    const swapped = updateWeights({ weights: up.weights, prior: start, evidence: { a: 1, b: 0 }, delta: -2, params: plain });
-    const down = updateWeights({ weights: start, prior: start, evidence: { a: 1, b: 0 }, delta: -1, params: plain });
-    expect(swapped.normalised.a).toBeCloseTo(down.normalised.a, 12);
-    expect(down.normalised.a).toBeCloseTo(1 / (1 + Math.exp(0.1)), 12);
-  });
-
-  it('a rating that says nothing (all sources equally sure, or delta 0) changes nothing, not even by decay', () => {
+  it('a step that says nothing (every participant the same, e.g. all 0) changes nothing, not even by decay', () => {
     const w = { a: 3, b: 1 };
-    expect(updateWeights({ weights: w, prior: { a: 1, b: 1 }, evidence: { a: 1, b: 1 }, delta: 1, params: { decay: 0.5 } })).toMatchObject({ changed: false, weights: w });
-    expect(updateWeights({ weights: w, prior: { a: 1, b: 1 }, evidence: { a: 1, b: 0 }, delta: 0, params: { decay: 0.5 } })).toMatchObject({ changed: false, weights: w });
+    expect(updateWeights({ weights: w, prior: { a: 1, b: 1 }, gradient: { a: 0.4, b: 0.4 }, params: { decay: 0.5 } })).toMatchObject({ changed: false, weights: w });
+    expect(updateWeights({ weights: w, prior: { a: 1, b: 1 }, gradient: { a: 0, b: 0 }, params: { decay: 0.5 } })).toMatchObject({ changed: false, weights: w });
   });
 
   it('rejects a floor that cannot hold for every source', () => {
     expect(() => applyFloor({ a: 0.5, b: 0.5, c: 0 }, 0.4)).toThrow(/floor 0.4 is too high for 3 sources/);
+  });
+
+  it('step schedule: after 300 updates with n0 = 100, η and λ are halved (1/√4)', () => {
+    expect(scheduledStep(300, { learningRate: 1.5, decay: 0.001, annealRatings: 100 })).toEqual({ learningRate: 0.75, decay: 0.0005 });
+    expect(scheduledStep(0, { learningRate: 1.5, decay: 0.001, annealRatings: 100 })).toEqual({ learningRate: 1.5, decay: 0.001 });
+    expect(scheduledStep(5000, { learningRate: 1.5, decay: 0.001, annealRatings: 0 })).toEqual({ learningRate: 1.5, decay: 0.001 });
+  });
+});
+
+describe('pairwiseGradient: hand-computed credit', () => {
+  // A is s1's best item and s2's worst; B the opposite; C in between for both. Even weights: every f is 0.5, so λ = 1.
+  const A = { id: 'A', evidence: { s1: 1, s2: 0 } };
+  const B = { id: 'B', evidence: { s1: 0, s2: 1 } };
+  const C = { id: 'C', evidence: { s1: 0.5, s2: 0.5 } };
+  const page = (rA: number, rB: number, rC: number, weights = { s1: 1, s2: 1 }, temperature = 0.05) => ({
+    items: [
+      { ...A, rating: rA },
+      { ...B, rating: rB },
+      { ...C, rating: rC },
+    ],
+    sources: ['s1', 's2'],
+    weights,
+    temperature,
+  });
+
+  it('A +1, B -1, C unrated: pairs (A,B) 1·(1,-1), (A,C) ½·(½,-½), (C,B) ½·(½,-½); mean over 3 pairs = (0.5, -0.5)', () => {
+    const g = pairwiseGradient(page(1, -1, 0));
+    expect(g.s1).toBeCloseTo(0.5, 12);
+    expect(g.s2).toBeCloseTo(-0.5, 12);
+  });
+
+  it('a lone +1 on A is judged against the shown, unrated B and C: ((½,-½) + (¼,-¼)) / 2 = (0.375, -0.375)', () => {
+    const g = pairwiseGradient(page(1, 0, 0));
+    expect(g.s1).toBeCloseTo(0.375, 12);
+    expect(g.s2).toBeCloseTo(-0.375, 12);
+  });
+
+  it('a rating teaches the change it makes to its page: B -1 after A +1 = (0.5, -0.5) - (0.375, -0.375) = (0.125, -0.125)', () => {
+    const g = ratingGradient(page(1, 0, 0), page(1, -1, 0));
+    expect(g.s1).toBeCloseTo(0.125, 12);
+    expect(g.s2).toBeCloseTo(-0.125, 12);
+  });
+
+  it('λ = 2σ((f_j − f_i)/T): with weights (3, 1) and T = 0.5, A above B -> λ = 2σ(-1) = 0.53788; B above A -> 2σ(1) = 1.46212', () => {
+    const items = (rA: number, rB: number) => ({ items: [{ ...A, rating: rA }, { ...B, rating: rB }], sources: ['s1', 's2'], weights: { s1: 3, s2: 1 }, temperature: 0.5 });
+    // f_A = 0.75, f_B = 0.25: the search already put A first, so preferring A teaches little.
+    const right = pairwiseGradient(items(1, -1));
+    expect(right.s1).toBeCloseTo(0.5378828427399902, 12);
+    expect(right.s2).toBeCloseTo(-0.5378828427399902, 12);
+    // Preferring B, which the search put below A, teaches a lot.
+    const wrong = pairwiseGradient(items(-1, 1));
+    expect(wrong.s1).toBeCloseTo(-1.4621171572600098, 12);
+    expect(wrong.s2).toBeCloseTo(1.4621171572600098, 12);
+  });
+
+  it('a source that gives every item the same evidence earns nothing; an item no source ranked takes no part', () => {
+    const flat = pairwiseGradient({ items: [{ id: 'x', rating: 1, evidence: { s1: 1, s2: 0.7 } }, { id: 'y', rating: -1, evidence: { s1: 0.2, s2: 0.7 } }], sources: ['s1', 's2'], weights: { s1: 1, s2: 1 }, temperature: 0.05 });
+    expect(flat.s2).toBe(0);
+    expect(flat.s1).toBeGreaterThan(0);
+    const withGhost = pairwiseGradient({ ...page(1, -1, 0), items: [...page(1, -1, 0).items, { id: 'ghost', rating: -1, evidence: {} }] });
+    expect(withGhost).toEqual(pairwiseGradient(page(1, -1, 0)));
+  });
+
+  it('a page whose ratings are all equal teaches nothing', () => {
+    expect(pairwiseGradient(page(-1, -1, -1))).toEqual({ s1: 0, s2: 0 });
   });
 });
 
