@@ -12,7 +12,7 @@ import { EvaluationService } from '../../modules/evaluation/evaluation.service';
 import { FeedbackService } from '../../modules/feedback/feedback.service';
 import { FeedbackSimulation } from '../../modules/feedback/simulation/feedback-simulation';
 import { SIM_METRICS, type SimMetric } from '../../modules/feedback/simulation/offline-ranker';
-import { renderSimulationMarkdown, renderTrajectorySvg } from '../../modules/feedback/simulation/simulation-report';
+import { renderDocSection, renderSimulationMarkdown, renderSummaryRow, renderTrajectorySvg } from '../../modules/feedback/simulation/simulation-report';
 import { FusionWeightsService } from '../../modules/fusion/fusion-weights.service';
 import { SearchLogService } from '../../modules/fusion/search-log.service';
 import { SearchService } from '../../modules/fusion/search.service';
@@ -38,8 +38,11 @@ interface SimulateOpts {
   learningRate?: string;
   floor?: string;
   decay?: string;
+  temperature?: string;
+  anneal?: string;
   json?: string;
   report?: string;
+  section?: string;
 }
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -70,8 +73,11 @@ export function registerSimulateFeedback(evalCmd: Command): void {
     .option('--learning-rate <x>', `override η (default ${DEFAULT_LEARNER_PARAMS.learningRate})`)
     .option('--floor <x>', `override the floor (default ${DEFAULT_LEARNER_PARAMS.floor})`)
     .option('--decay <x>', `override the decay (default ${DEFAULT_LEARNER_PARAMS.decay})`)
+    .option('--temperature <x>', `override the pair-weight temperature T (default ${DEFAULT_LEARNER_PARAMS.temperature})`)
+    .option('--anneal <n>', `override the step schedule's n₀ in ratings, 0 = constant step (default ${DEFAULT_LEARNER_PARAMS.annealRatings})`)
     .option('--json <file>', 'write every number (scenarios, trajectories, grid) as JSON')
     .option('--report <file>', 'write the Markdown report, with the weights chart as <name>.svg beside it')
+    .option('--section <file>', "write this repository's block of the results section of docs/feedback.md (and its summary row)")
     .action(async (opts: SimulateOpts) => {
       const noiseLevels = [...new Set([0, ...opts.noise.split(',').map((p) => number('noise', p.trim(), 0, 0.5))])].sort((a, b) => a - b);
       if (!(SIM_METRICS as readonly string[]).includes(opts.metric)) fail(`--metric must be one of ${SIM_METRICS.join(', ')}`, ExitCode.BadInput);
@@ -80,6 +86,8 @@ export function registerSimulateFeedback(evalCmd: Command): void {
         ...(opts.learningRate ? { learningRate: number('learning-rate', opts.learningRate, 0, 10) } : {}),
         ...(opts.floor ? { floor: number('floor', opts.floor, 0, 0.2) } : {}),
         ...(opts.decay ? { decay: number('decay', opts.decay, 0, 1) } : {}),
+        ...(opts.temperature ? { temperature: number('temperature', opts.temperature, 0.001, 10) } : {}),
+        ...(opts.anneal ? { annealRatings: number('anneal', opts.anneal, 0, 1e6) } : {}),
       };
       const dataset = await loadDataset(opts);
       const tempDir = mkdtempSync(join(tmpdir(), 'sextant-simfb-'));
@@ -112,6 +120,13 @@ export function registerSimulateFeedback(evalCmd: Command): void {
           await mkdir(dirname(resolve(opts.json)), { recursive: true });
           await writeFile(resolve(opts.json), JSON.stringify({ dataset: dataset.meta, ...result }, null, 1) + '\n', 'utf8');
           err(`JSON: ${resolve(opts.json)}`);
+        }
+        if (opts.section) {
+          const heading = dataset.meta?.repo ?? basename(resolve(dataset.dir));
+          const block = renderDocSection(result, { heading });
+          await mkdir(dirname(resolve(opts.section)), { recursive: true });
+          await writeFile(resolve(opts.section), `${block}\n<!-- summary row -->\n${renderSummaryRow(result, heading)}\n`, 'utf8');
+          err(`Section: ${resolve(opts.section)}`);
         }
         if (opts.report) {
           const reportPath = resolve(opts.report);

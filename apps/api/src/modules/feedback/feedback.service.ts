@@ -11,7 +11,23 @@ import {
   type QueryClassName,
   type WeightsUpdatedEvent,
 } from '@sextant/contracts';
-import { assignCredit, DEFAULT_FUSION_WEIGHTS, isFusionStrategy, planRatingChange, updateWeights, type LearnerParams, type QueryClass, type SourceRanking } from '@sextant/retrieval';
+import {
+  applyPriors,
+  assignCredit,
+  DEFAULT_FUSION_WEIGHTS,
+  fuse,
+  isFusionStrategy,
+  planRatingChange,
+  poolEvidence,
+  ratingGradient,
+  scheduledStep,
+  updateWeights,
+  type LearnerParams,
+  type PageItem,
+  type QueryClass,
+  type SourceRanking,
+  type SourceWeights,
+} from '@sextant/retrieval';
 import { DataSource, MoreThan, type EntityManager } from 'typeorm';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { TransactionRunner } from '../../database/transaction-runner';
@@ -70,12 +86,20 @@ export class FeedbackService implements FeedbackRater {
     const pool = toRankings(poolRows);
     const strategy = isFusionStrategy(search.strategy) ? search.strategy : 'weighted';
     const credit = assignCredit({ strategy, pool, weights: search.weights, itemId });
-    // Every source that answered the search takes part; those that did not rank the item have evidence 0.
-    const evidence: Record<string, number> = Object.fromEntries(pool.map((r) => [r.source, 0]));
-    for (const c of credit) evidence[c.source] = c.evidence;
+    // The page the rating is judged on: the search's first K results by fused score (what it showed) and,
+    // inside the transaction, every item this principal rated; every source that answered takes part.
+    // Same fusion and structural priors as SearchService, so `shown` is the order the search showed.
+    const ranked = applyPriors(fuse(strategy, pool, { weights: search.weights, primary: PRIMARY, secondary: SECONDARY }).map((f) => ({ ...f, path: pathOfItem(f.id) })));
+    const page: RatedPage = {
+      sources: pool.map((r) => r.source),
+      weights: search.weights,
+      evidence: poolEvidence(strategy, pool),
+      priors: new Map(ranked.map((f) => [f.id, f.prior])),
+      shown: ranked.slice(0, Math.max(1, Math.min(this.params.pageSize, search.resultCount || this.params.pageSize))).map((f) => f.id),
+    };
     const at = options.at ?? new Date();
 
-    const outcome = await this.lock.run(`${auth.workspaceId}:${queryClass}`, () => this.withVersionRetry(() => this.tx.run((m) => this.apply(m, { auth, searchId, itemId, rating, stars, queryClass, evidence, at }))));
+    const outcome = await this.lock.run(`${auth.workspaceId}:${queryClass}`, () => this.withVersionRetry(() => this.tx.run((m) => this.apply(m, { auth, searchId, itemId, rating, stars, queryClass, page, at }))));
     this.weights.invalidate(auth.workspaceId, queryClass);
 
     this.events.emit(FeedbackEvents.Recorded, { workspace_id: auth.workspaceId, search_id: searchId, item_id: itemId, rating, principal: auth.principal } satisfies FeedbackRecordedEvent);
@@ -128,7 +152,7 @@ export class FeedbackService implements FeedbackRater {
   /** The rating's write and its learning step, in one transaction. */
   private async apply(
     m: EntityManager,
-    a: { auth: AuthContext; searchId: string; itemId: string; rating: number; stars: number | null; queryClass: QueryClass; evidence: Record<string, number>; at: Date },
+    a: { auth: AuthContext; searchId: string; itemId: string; rating: number; stars: number | null; queryClass: QueryClass; page: RatedPage; at: Date },
   ): Promise<{ previous: number | null; learning: FeedbackRateResponse['learning'] }> {
     const ws = a.auth.workspaceId;
     const ratings = m.getRepository(FeedbackRatingEntity);
@@ -149,8 +173,16 @@ export class FeedbackService implements FeedbackRater {
     else if (current.pinned) outcome = 'pinned';
     else if (plan.allowed === 0) outcome = 'cap_reached';
     else {
-      const prior = (await this.weights.latestWithOrigin(ws, a.queryClass, PERSON_ORIGINS, m))?.weights ?? DEFAULT_FUSION_WEIGHTS[a.queryClass];
-      const step = updateWeights({ weights: current.weights, prior, evidence: a.evidence, delta: plan.allowed, params: this.params });
+      const chosen = await this.weights.latestWithOrigin(ws, a.queryClass, PERSON_ORIGINS, m);
+      const prior = chosen?.weights ?? DEFAULT_FUSION_WEIGHTS[a.queryClass];
+      // What this principal's ratings of the search taught so far, and what they teach with this one.
+      const mine = await ratings.find({ select: { itemId: true, applied: true }, where: { workspaceId: ws, principal: a.auth.principal, searchId: a.searchId } });
+      const learnedBefore = new Map(mine.map((r) => [r.itemId, r.applied]));
+      const learnedAfter = new Map(learnedBefore).set(a.itemId, plan.appliedAfter);
+      const gradient = ratingGradient(pageInput(a.page, learnedBefore, this.params.temperature), pageInput(a.page, learnedAfter, this.params.temperature));
+      // Step schedule: n = updates this class learned since the prior was set.
+      const n = await ledger.count({ where: { workspaceId: ws, queryClass: a.queryClass, outcome: 'updated', weightsVersion: MoreThan(chosen?.version ?? 0) } });
+      const step = updateWeights({ weights: current.weights, prior, gradient, params: { ...scheduledStep(n, this.params), floor: this.params.floor } });
       if (step.changed) {
         const next = await this.weights.appendIn(m, ws, a.queryClass, roundWeights(step.weights), 'feedback', { principal: a.auth.principal });
         version = next.version;
@@ -191,6 +223,29 @@ export class FeedbackService implements FeedbackRater {
       }
     }
   }
+}
+
+/** A rated search as the learner sees it (see {@link pageInput}). */
+interface RatedPage {
+  sources: string[];
+  weights: SourceWeights;
+  evidence: Map<string, Record<string, number>>;
+  /** Structural prior of every pooled item. */
+  priors: Map<string, number>;
+  /** Ids of the search's first K results (fused score × prior). */
+  shown: string[];
+}
+
+const PRIMARY = ['file.dense', 'file.keyword', 'file.symbol'];
+const SECONDARY = ['task.dense', 'task.keyword'];
+/** The file path of a file result id (`file:<repo uuid>:<path>`). */
+const pathOfItem = (id: string) => id.slice(id.indexOf(':', 5) + 1);
+
+/** The page's items — shown results (unrated = 0) and every rated item — with the ratings the weights learned. */
+function pageInput(page: RatedPage, learned: ReadonlyMap<string, number>, temperature: number) {
+  const ids = [...new Set([...page.shown, ...learned.keys()])];
+  const items: PageItem[] = ids.map((id) => ({ id, rating: learned.get(id) ?? 0, evidence: page.evidence.get(id) ?? {}, prior: page.priors.get(id) ?? 1 }));
+  return { items, sources: page.sources, weights: page.weights, temperature };
 }
 
 /** Pool rows -> one ranked list per source, in logged rank order. */

@@ -24,7 +24,7 @@ export function renderSimulationMarkdown(r: FeedbackSimulationResult, options: {
   lines.push(
     `Queries: ${r.split.train} training (${r.split.trainByClass.specific} specific / ${r.split.trainByClass.conceptual} conceptual), ${r.split.heldout} held-out (${r.split.heldoutByClass.specific} / ${r.split.heldoutByClass.conceptual}); seed ${r.settings.seed}.`,
     `Raters: ${r.settings.raters} simulated, each rating the top ${r.settings.rateTop} results of its training searches from the ground truth (+1 relevant, -1 not), a share of ratings flipped (noise); ${r.settings.epochs} pass(es). Every rating goes through FeedbackService (credit from the pool, per-rater cap, versioned weights).`,
-    `Learner: η = ${r.settings.learner.learningRate}, floor φ = ${r.settings.learner.floor}, decay λ = ${r.settings.learner.decay}, cap ${r.settings.learner.capPerWindow} rating units per ${r.settings.learner.windowMs / 60000} min per rater.`,
+    `Learner: pairwise credit, η = ${r.settings.learner.learningRate} with step schedule n₀ = ${r.settings.learner.annealRatings}, T = ${r.settings.learner.temperature}, page K = ${r.settings.learner.pageSize}, floor φ = ${r.settings.learner.floor}, decay λ = ${r.settings.learner.decay}, cap ${r.settings.learner.capPerWindow} rating units per ${r.settings.learner.windowMs / 60000} min per rater.`,
     `Held-out scoring re-fuses each query's logged pool offline (weighted fusion + structural priors); it matched the live search's top 10 on ${pct(r.offlineAgreement)} of held-out queries.`,
     `Grid search: ${r.grid.points} weight vectors per class (simplex step ${r.settings.gridStep}), maximising ${LABEL[m]}; "best fixed" = selected on the training half, scored on the held-out half ("oracle" = selected on the held-out half itself, an optimistic ceiling).`,
     '',
@@ -102,4 +102,52 @@ export function renderTrajectorySvg(r: FeedbackSimulationResult): string {
   });
   parts.push('</svg>');
   return parts.join('\n') + '\n';
+}
+
+/**
+ * One repository's block of the results section of docs/feedback.md: the held-out table,
+ * the recovery table, the noise table and the learned weights.
+ */
+export function renderDocSection(r: FeedbackSimulationResult, options: { heading: string }): string {
+  const m = r.settings.metric;
+  const lines: string[] = [
+    `#### ${options.heading}`,
+    '',
+    `${r.split.train} training / ${r.split.heldout} held-out queries; offline re-fusion matched the live top 10 on ${pct(r.offlineAgreement)} of held-out queries; bad start = ${Math.round(r.settings.badShare * 100)} % on \`${r.bad.source.specific}\` (specific) / \`${r.bad.source.conceptual}\` (conceptual).`,
+    '',
+    `| start | noise | weights | ${SIM_METRICS.map((k) => LABEL[k]).join(' | ')} | Δ${LABEL[m]} (95 % CI) | within noise |`,
+    `|---|---:|---|${SIM_METRICS.map(() => '---:').join('|')}|---|---|`,
+  ];
+  const row = (start: string, noise: string, which: string, s: SimScores, extra = ['', '']) => `| ${start} | ${noise} | ${which} | ${SIM_METRICS.map((k) => f3(s[k])).join(' | ')} | ${extra[0]} | ${extra[1]} |`;
+  for (const s of r.scenarios) {
+    const d = s.difference;
+    lines.push(row(s.name, String(s.noise), 'initial', s.heldout.initial), row(s.name, String(s.noise), '**learned**', s.heldout.learned, [`${signed(d.mean)} (${signed(d.ci95[0])} … ${signed(d.ci95[1])})`, d.withinNoise ? 'yes' : '**no**']));
+  }
+  lines.push(row('—', '—', 'best fixed (grid, train-selected)', r.grid.trainSelected.heldout), row('—', '—', 'oracle (grid, held-out-selected)', r.grid.oracle.heldout), '');
+  lines.push(`| noise | ${LABEL[m]} bad start | learned | best fixed | recovered of gap | oracle | recovered of oracle gap | ≥ 80 % |`, '|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const x of r.recovery) lines.push(`| ${x.noise} | ${f3(x.initial)} | ${f3(x.learned)} | ${f3(x.best)} | ${pct(x.fraction)} | ${f3(x.oracle)} | ${pct(x.oracleFraction)} | ${x.fraction >= 0.8 ? 'yes' : '**no**'} |`);
+  if (r.noiseDirection.length) {
+    lines.push('', '| start | noise | cosine(Δweights, noise-free Δweights) | held-out gain | noise-free gain |', '|---|---:|---:|---:|---:|');
+    for (const n of r.noiseDirection) lines.push(`| ${n.name} | ${n.noise} | ${f3(n.cosine)} | ${signed(n.gain)} | ${signed(n.noiseFreeGain)} |`);
+  }
+  lines.push('', '| start | noise | class | learned (normalised) |', '|---|---:|---|---|');
+  for (const s of r.scenarios) for (const qc of CLASSES) lines.push(`| ${s.name} | ${s.noise} | ${qc} | ${weightsCell(s.learned, qc)} |`);
+  for (const qc of CLASSES) lines.push(`| best fixed | — | ${qc} | ${weightsCell(r.grid.trainSelected.weights, qc)} |`);
+  return lines.join('\n') + '\n';
+}
+
+/** One row of the summary table against the quality bar in docs/feedback.md (first noisy level). */
+export function renderSummaryRow(r: FeedbackSimulationResult, label: string): string {
+  const noisy = r.settings.noiseLevels.find((n) => n > 0);
+  const def = (noise: number | undefined) => r.scenarios.find((s) => s.name === 'default' && s.noise === noise);
+  const cell = (s: ScenarioResult | undefined) => (s ? `${signed(s.difference.mean)} (${s.difference.withinNoise ? 'yes' : 'no'})` : '—');
+  const rec = (noise: number | undefined) => {
+    const x = r.recovery.find((y) => y.noise === noise);
+    return x ? pct(x.fraction) : '—';
+  };
+  const cos = (name: string) => {
+    const n = r.noiseDirection.find((y) => y.name === name && y.noise === noisy);
+    return n ? n.cosine.toFixed(2) : '—';
+  };
+  return `| ${label} | ${cell(def(0))} / ${cell(def(noisy))} | ${rec(0)} / ${rec(noisy)} | ${cos('default')} / ${cos('bad')} |`;
 }
