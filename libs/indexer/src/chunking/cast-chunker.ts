@@ -1,10 +1,10 @@
-import type Parser from 'tree-sitter';
+import type { LiteNode } from '../parsing/lite-node';
 import type { SymbolDefinition, SymbolKind } from '../symbols/file-symbols';
 import { newDraft, type ChunkDraft } from './chunk-assembler';
 import { isContainerKind, type LanguageSpec } from './language-spec';
 import type { SourceText } from './source-text';
 
-type Node = Parser.SyntaxNode;
+type Node = LiteNode;
 
 /** A definition found while walking: the outer node (with wrappers) and the declaring node. */
 interface Definition {
@@ -425,31 +425,16 @@ export class CastChunker {
   }
 }
 
-// node-tree-sitter answers every property with a native call (~1-2 µs); the chunker asks the same
-// node for its type and range several times, so they are memoised on the node object.
-interface Memo {
-  __type?: string;
-  __start?: number;
-  __end?: number;
-}
-
 function typeOf(node: Node): string {
-  const memo = node as Node & Memo;
-  return (memo.__type ??= node.type);
+  return node.type;
 }
 
 function startOf(node: Node): number {
-  const memo = node as Node & Memo;
-  return (memo.__start ??= node.startIndex);
+  return node.startIndex;
 }
 
 function endOf(node: Node): number {
-  const memo = node as Node & Memo;
-  return (memo.__end ??= node.endIndex);
-}
-
-function sameNode(a: Node, b: Node): boolean {
-  return startOf(a) === startOf(b) && endOf(a) === endOf(b) && typeOf(a) === typeOf(b);
+  return node.endIndex;
 }
 
 function contains(outer: Node, inner: Node): boolean {

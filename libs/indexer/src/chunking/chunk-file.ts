@@ -1,5 +1,6 @@
 import type Parser from 'tree-sitter';
 import { isParsedLanguage, type ParsedLanguage } from '../language/language';
+import { LiteTreeReader } from '../parsing/lite-node';
 import { parseFile } from '../parsing/parse-file';
 import { extractImports } from '../symbols/extract-imports';
 import { extractReferences } from '../symbols/extract-references';
@@ -65,11 +66,12 @@ export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): Ch
 
     const spec = languageSpec(lang);
     const chunker = new CastChunker(src, spec, input.path, budget, lang === 'python');
-    const { drafts, file } = chunker.run(root);
+    const lite = new LiteTreeReader(tree).root;
+    const { drafts, file } = chunker.run(lite);
     addUncoveredWindows(drafts, file, src, budget);
-    const imports = extractImports(root, lang, spec.imports);
+    const imports = extractImports(lite, lang, spec.imports, src);
     file.headerLines = outline(imports, chunker.definitions);
-    const references = extractReferences(root, lang, spec.referenceQuery, chunker.definitions, {
+    const references = extractReferences(tree, lang, chunker.definitions, {
       text: input.text,
       lineOf: (index) => src.lineOf(index),
     });

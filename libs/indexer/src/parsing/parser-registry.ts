@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import * as path from 'node:path';
 import type { ParsedLanguage } from '../language/language';
 
 // node-tree-sitter's wrapper must be evaluated once per process: a second evaluation (Jest re-runs
@@ -69,4 +70,41 @@ export function parserFor(lang: ParsedLanguage): TreeSitterParser {
 
 export function treeSitter(): typeof import('tree-sitter') {
   return loadParserClass();
+}
+
+/**
+ * node-tree-sitter's native binding, below its JS wrapper: `NodeMethods` take a node marshalled into
+ * `nodeTransferArray` (6 words: id low/high, start byte, start row, start column, alias) and answer
+ * the same way, without creating `SyntaxNode` objects (each costs an allocation, a weak reference
+ * and a finalizer in the wrapper's node cache). Only used where thousands of nodes are visited;
+ * `null` if the installed version does not look like the one this was written for (0.25).
+ */
+export interface NativeBinding {
+  NodeMethods: Record<string, (...args: unknown[]) => unknown>;
+  nodeTransferArray: Uint32Array;
+  getNodeTypeNamesById(language: unknown): (string | null)[];
+}
+
+let binding: NativeBinding | null | undefined;
+
+export function nativeBinding(): NativeBinding | null {
+  if (binding !== undefined) return binding;
+  binding = null;
+  try {
+    const wrapperPath = nativeRequire.resolve('tree-sitter');
+    // Resolved from the wrapper's own directory, so Node's module cache hands back the very same addon.
+    const loaded = realCreateRequire(wrapperPath)('node-gyp-build')(path.dirname(wrapperPath)) as NativeBinding & { Tree?: unknown };
+    const methods = loaded?.NodeMethods;
+    if (
+      loaded.Tree === (loadParserClass() as unknown as { Tree: unknown }).Tree &&
+      loaded.nodeTransferArray instanceof Uint32Array &&
+      typeof loaded.getNodeTypeNamesById === 'function' &&
+      ['descendantsOfType', 'childForFieldName', 'endIndex'].every((m) => typeof methods?.[m] === 'function')
+    ) {
+      binding = loaded;
+    }
+  } catch {
+    binding = null;
+  }
+  return binding;
 }

@@ -1,46 +1,51 @@
 import type Parser from 'tree-sitter';
 import type { ParsedLanguage } from '../language/language';
-import { grammarFor, treeSitter } from '../parsing/parser-registry';
+import { grammarFor, nativeBinding, type NativeBinding } from '../parsing/parser-registry';
 import type { ReferenceKind, SymbolDefinition, SymbolReference } from './file-symbols';
 
 const CALLEE_NAME = /([A-Za-z_$][\w$]*)\s*(?:<[^<>]*>|::<[^<>]*>)?\s*$/;
 
-const queries = new Map<ParsedLanguage, Parser.Query | null>();
+/** Node types that are references, per language: their kind and the field holding the called name. */
+const REFERENCE_NODES: Record<ParsedLanguage, Record<string, [ReferenceKind, string]>> = {
+  typescript: { call_expression: ['call', 'function'], new_expression: ['new', 'constructor'] },
+  tsx: { call_expression: ['call', 'function'], new_expression: ['new', 'constructor'] },
+  javascript: { call_expression: ['call', 'function'], new_expression: ['new', 'constructor'] },
+  python: { call: ['call', 'function'] },
+  go: { call_expression: ['call', 'function'] },
+  java: { method_invocation: ['call', 'name'], object_creation_expression: ['new', 'type'] },
+  rust: { call_expression: ['call', 'function'], macro_invocation: ['macro', 'macro'] },
+};
 
-function queryFor(lang: ParsedLanguage, source: string): Parser.Query | null {
-  if (!queries.has(lang)) {
-    try {
-      queries.set(lang, new (treeSitter().Query)(grammarFor(lang) as Parser.Language, source));
-    } catch {
-      // A grammar version whose node names differ must not break chunking; references are best-effort.
-      queries.set(lang, null);
-    }
-  }
-  return queries.get(lang) ?? null;
+const referenceTypes = new Map<ParsedLanguage, string[]>();
+const typeNames = new Map<ParsedLanguage, (string | null)[]>();
+
+/** A callee: what kind of reference, and its range (UTF-16 indexes). */
+interface Callee {
+  kind: ReferenceKind;
+  start: number;
+  end: number;
 }
 
 /**
  * Calls, constructor calls and macro invocations, each tagged with the innermost
- * definition that contains it (run natively through a tree-sitter query).
+ * definition that contains it. The call sites are collected natively with
+ * `descendantsOfType` (a tree-sitter query pays its per-node matching work on
+ * every node of the file, about half a parse); the called name is the last
+ * identifier of the callee: `a.b.c(...)` → `c`, `A::new(...)` → `new`.
  */
 export function extractReferences(
-  root: Parser.SyntaxNode,
+  tree: Parser.Tree,
   lang: ParsedLanguage,
-  querySource: string,
   definitions: SymbolDefinition[],
   source: { text: string; lineOf: (index: number) => number },
 ): SymbolReference[] {
-  const query = queryFor(lang, querySource);
-  if (!query) return [];
+  const native = nativeBinding();
+  const callees = native ? nativeCallees(native, tree, lang) : wrapperCallees(tree.rootNode, lang);
   const byStartDesc = [...definitions].sort((a, b) => b.startLine - a.startLine || a.endLine - b.endLine);
+  const text = source.text;
   const out: SymbolReference[] = [];
-  for (const capture of query.captures(root)) {
-    const node = capture.node;
-    // Ranges are read once and the text sliced here: each property of a node is a native call.
-    const start = node.startIndex;
-    const end = node.endIndex;
-    // `a.b.c(...)`, `A::new(...)`, `foo<T>(...)`: the called name is the last identifier of the callee.
-    const name = end - start > 200 ? undefined : CALLEE_NAME.exec(source.text.slice(start, end))?.[1];
+  for (const { kind, start, end } of callees) {
+    const name = end - start > 200 ? undefined : CALLEE_NAME.exec(text.slice(start, end))?.[1];
     if (!name) continue;
     const line = source.lineOf(start);
     let from: string | null = null;
@@ -50,7 +55,83 @@ export function extractReferences(
         break;
       }
     }
-    out.push({ name, kind: capture.name as ReferenceKind, line, from });
+    out.push({ name, kind, line, from });
+  }
+  return out;
+}
+
+function typesFor(lang: ParsedLanguage): string[] {
+  let types = referenceTypes.get(lang);
+  if (!types) referenceTypes.set(lang, (types = Object.keys(REFERENCE_NODES[lang])));
+  return types;
+}
+
+/** Through the public `SyntaxNode` API (used when the native binding is not the expected one). */
+function wrapperCallees(root: Parser.SyntaxNode, lang: ParsedLanguage): Callee[] {
+  const kinds = REFERENCE_NODES[lang];
+  const out: Callee[] = [];
+  for (const node of root.descendantsOfType(typesFor(lang))) {
+    const [kind, field] = kinds[node.type];
+    const callee = node.childForFieldName(field);
+    if (callee) out.push({ kind, start: callee.startIndex, end: callee.endIndex });
+  }
+  return out;
+}
+
+const NODE_WORDS = 6;
+
+/** Marshalled node data (6 words) of a wrapper-cached `SyntaxNode` handed back instead of a type id. */
+function wordsOf(value: unknown): ArrayLike<number> {
+  return value as ArrayLike<number>;
+}
+
+/**
+ * The same walk on node-tree-sitter's binding: nodes stay marshalled words (start byte = word 2,
+ * in UTF-16 bytes) and no `SyntaxNode` is created. Two native calls per call site.
+ */
+function nativeCallees(native: NativeBinding, tree: Parser.Tree, lang: ParsedLanguage): Callee[] {
+  const kinds = REFERENCE_NODES[lang];
+  let names = typeNames.get(lang);
+  if (!names) typeNames.set(lang, (names = native.getNodeTypeNamesById(grammarFor(lang))));
+  const methods = native.NodeMethods;
+  const root = wordsOf(tree.rootNode);
+  native.nodeTransferArray.set(Array.prototype.slice.call(root, 0, NODE_WORDS));
+  const found = methods.descendantsOfType(tree, typesFor(lang)) as (number | { type: string })[] | undefined;
+  if (!found) return [];
+  // Later calls reuse the transfer buffer (which may have been reallocated): copy the results out.
+  let buffer = native.nodeTransferArray;
+  const words = new Uint32Array(found.length * NODE_WORDS);
+  const types: string[] = new Array(found.length);
+  for (let i = 0, offset = 0; i < found.length; i++) {
+    const value = found[i];
+    if (typeof value === 'number') {
+      words.set(buffer.subarray(offset, offset + NODE_WORDS), i * NODE_WORDS);
+      offset += NODE_WORDS;
+      types[i] = names[value] ?? '';
+    } else {
+      const cached = wordsOf(value);
+      for (let k = 0; k < NODE_WORDS; k++) words[i * NODE_WORDS + k] = cached[k];
+      types[i] = value.type;
+    }
+  }
+  const out: Callee[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const entry = kinds[types[i]];
+    if (!entry) continue;
+    buffer = native.nodeTransferArray;
+    buffer.set(words.subarray(i * NODE_WORDS, (i + 1) * NODE_WORDS));
+    const child = methods.childForFieldName(tree, entry[1]);
+    if (child === null || child === undefined) continue;
+    buffer = native.nodeTransferArray;
+    // A number means the child was marshalled into the buffer, where `endIndex` reads it; a cached
+    // node has to be put there first.
+    if (typeof child !== 'number') {
+      const cached = wordsOf(child);
+      for (let k = 0; k < NODE_WORDS; k++) buffer[k] = cached[k];
+    }
+    const start = buffer[2] / 2;
+    const end = methods.endIndex(tree) as number;
+    out.push({ kind: entry[0], start, end });
   }
   return out;
 }
