@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SourceRanking } from '@sextant/retrieval';
 import { DataSource } from 'typeorm';
+import { bulkInsert } from '../../database/bulk-write';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
+import { timeOrderedId } from './time-ordered-id';
 
 /** How deep each source's ranking is logged (ratings only ever concern items near the top). */
 export const POOL_DEPTH = 50;
@@ -63,8 +64,10 @@ export class SearchLogService implements BeforeApplicationShutdown {
     ];
     await this.tx.run(async (tx) => {
       await tx.getRepository(SearchLogEntity).insert({ ...log, id: log.searchId, latencyMs: Math.round(log.latencyMs) });
-      const rows = pool.map((p) => ({ id: randomUUID(), searchId: log.searchId, workspaceId: log.workspaceId, source: p.source, rank: p.rank, itemId: p.itemId, score: Number.isFinite(p.score) ? p.score : 0 }));
-      for (let i = 0; i < rows.length; i += 100) await tx.getRepository(SearchPoolEntity).insert(rows.slice(i, i + 100));
+      // Time-ordered ids append to the primary-key index (random ones dirtied a page per row).
+      const rows = pool.map((p) => ({ id: timeOrderedId(), searchId: log.searchId, workspaceId: log.workspaceId, source: p.source, rank: p.rank, itemId: p.itemId, score: Number.isFinite(p.score) ? p.score : 0 }));
+      // One multi-row statement: the query builder's insert re-scans its SQL per parameter, which cost more than the search.
+      await bulkInsert(tx, SearchPoolEntity, rows);
     });
   }
 
