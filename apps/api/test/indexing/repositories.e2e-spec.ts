@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { chunkFile, discoverFiles, readSourceFile } from '@sextant/indexer';
 import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { FileEntity } from '../../src/modules/indexing/entities/file.entity';
 import { makeFixtureRepo, readStoredChunks, SAMPLE_PROJECT, writeFiles } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
@@ -88,6 +90,37 @@ describe('Indexing over REST (real app)', () => {
     await server().delete(`/v1/repos/${repoId}`).expect(204);
     expect(storedFor(repoId)).toEqual([]);
     await server().get(`/v1/repos/${repoId}`).expect(404);
+  });
+
+  it('an incremental job trusts an unchanged stat instead of re-reading, and still catches a same-size edit with its mtime restored', async () => {
+    const root = makeFixtureRepo({ 'a.ts': 'export const alpha = 1;\n', 'b.ts': 'export const bravo = 2;\n', 'c.py': 'charlie = 3\n' });
+    // Files changed within 2 s of a job's start are "racily clean" and are always re-read; let these age.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const reg = await server().post('/v1/repos').send({ path: root }).expect(201);
+    const repoId = reg.body.id as string;
+    expect((await finish(reg.body.job.id)).counts).toMatchObject({ indexed: 3 });
+    const rows = t.app.get(DataSource).getRepository(FileEntity);
+    expect((await rows.findOneByOrFail({ repositoryId: repoId, path: 'a.ts' })).statKey).toMatch(/^\d+:/);
+
+    // Nothing changed: nothing is read. Proof: a hash tampered with in the database survives.
+    await rows.update({ repositoryId: repoId, path: 'b.ts' }, { contentHash: 'tampered' });
+    const noop = await finish((await server().post(`/v1/repos/${repoId}/index`).send({}).expect(202)).body.id);
+    expect(noop.counts).toMatchObject({ indexed: 0, unchanged: 3 });
+    expect((await rows.findOneByOrFail({ repositoryId: repoId, path: 'b.ts' })).contentHash).toBe('tampered');
+
+    // Same size, mtime put back (as `touch -r` or some editors do): the ctime still moved, so it is re-read.
+    const file = path.join(root, 'a.ts');
+    const { atime, mtime } = fs.statSync(file);
+    fs.writeFileSync(file, 'export const omega = 1;\n');
+    fs.utimesSync(file, atime, mtime);
+    const edited = await finish((await server().post(`/v1/repos/${repoId}/index`).send({}).expect(202)).body.id);
+    expect(edited.counts).toMatchObject({ indexed: 1, unchanged: 2 });
+    const chunks = t.app.get<ChunkIndex>(CHUNK_INDEX);
+    expect((await chunks.searchKeyword('omega', { workspaceId, repoIds: [repoId] }, 5))[0]?.payload.path).toBe('a.ts');
+
+    // A full job re-reads everything.
+    await finish((await server().post(`/v1/repos/${repoId}/index`).send({ kind: 'full' }).expect(202)).body.id);
+    expect((await rows.findOneByOrFail({ repositoryId: repoId, path: 'b.ts' })).contentHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('a second index request while a job runs joins it', async () => {

@@ -25,6 +25,8 @@ export interface DiscoveredFile {
   size: number;
   lang: Language | null;
   mtimeMs: number;
+  /** Last status change (any write, rename or chmod); unlike mtime it cannot be set back by a tool. */
+  ctimeMs: number;
 }
 
 export interface SkippedFile {
@@ -167,7 +169,7 @@ export async function discoverFiles(root: string, options: DiscoveryOptions = {}
           return skip(rel, 'unreadable', (error as Error).message);
         }
         if (stat.size > opts.maxFileBytes) return skip(rel, 'too-large', `${stat.size} bytes`);
-        files.push({ path: rel, absPath: abs, size: stat.size, lang: detectLanguage(entry.name), mtimeMs: stat.mtimeMs });
+        files.push({ path: rel, absPath: abs, size: stat.size, lang: detectLanguage(entry.name), mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
       }),
     );
 

@@ -22,5 +22,7 @@ export class FileEntity {
   @Column({ name: 'chunk_types', type: 'simple-json', default: '{}' }) chunkTypes!: Record<string, number>;
   @Column({ type: 'text', nullable: true }) error!: string | null;
   @Column({ name: 'indexed_at', type: Date, nullable: true }) indexedAt!: Date | null;
+  /** `size:mtimeMs:ctimeMs` when the indexed content was read; null when it could not be trusted (see statKeyOf). */
+  @Column({ name: 'stat_key', type: 'varchar', length: 96, nullable: true }) statKey!: string | null;
   @UpdateDateColumn({ name: 'updated_at' }) updatedAt!: Date;
 }

@@ -11,6 +11,8 @@ export interface FileWrite {
   contentHash: string | null;
   size: number | null;
   lang: string | null;
+  /** See `statKeyOf` in the job runner; null = re-read next time. */
+  statKey?: string | null;
 }
 
 /** Data access for `files`; every method is scoped by workspace and repository. */
@@ -53,9 +55,9 @@ export class FilesRepository {
       bulkInsert(
         tx,
         FileEntity,
-        files.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, contentHash: f.contentHash, size: f.size, lang: f.lang, state: 'pending' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: null, updatedAt: now })),
+        files.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, contentHash: f.contentHash, size: f.size, lang: f.lang, statKey: f.statKey ?? null, state: 'pending' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: null, updatedAt: now })),
         // A known file keeps its id, counts and last indexed time until markIndexed replaces them.
-        { conflict: ['repositoryId', 'path'], update: ['contentHash', 'size', 'lang', 'state', 'updatedAt'] },
+        { conflict: ['repositoryId', 'path'], update: ['contentHash', 'size', 'lang', 'statKey', 'state', 'updatedAt'] },
       ),
     );
   }
@@ -78,7 +80,7 @@ export class FilesRepository {
           workspaceId,
           repositoryId,
           path: r.path,
-          ...(withFacts ? { contentHash: r.contentHash ?? null, size: r.size ?? null, lang: r.lang ?? null } : {}),
+          ...(withFacts ? { contentHash: r.contentHash ?? null, size: r.size ?? null, lang: r.lang ?? null, statKey: r.statKey ?? null } : {}),
           state: 'indexed' as const,
           chunkCount: r.chunkCount,
           chunkTypes: r.chunkTypes,
@@ -86,7 +88,7 @@ export class FilesRepository {
           indexedAt: now,
           updatedAt: now,
         })),
-        { conflict: ['repositoryId', 'path'], update: withFacts ? ['contentHash', 'size', 'lang', ...update] : update },
+        { conflict: ['repositoryId', 'path'], update: withFacts ? ['contentHash', 'size', 'lang', 'statKey', ...update] : update },
       ),
     );
   }

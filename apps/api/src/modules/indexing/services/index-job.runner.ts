@@ -89,6 +89,7 @@ export class IndexJobRunner {
 
     try {
       // --- discover ---------------------------------------------------------------
+      const runStartMs = Date.now();
       job.phase = 'discover';
       emit(true);
       const clock = phaseClock(job);
@@ -110,6 +111,7 @@ export class IndexJobRunner {
       const candidates = discovered.filter((f) => {
         const row = existing.get(f.path);
         if (job.kind === 'full' || !row || row.state !== 'indexed') return true;
+        if (row.statKey !== null && row.statKey === statKeyOf(f)) return false; // untouched since it was read
         return changedByGit ? changedByGit.has(f.path) : true;
       });
       job.counts = {
@@ -138,14 +140,14 @@ export class IndexJobRunner {
 
       // --- parse, embed, write in pipelined batches -------------------------------------
       job.phase = 'parse';
-      let next = candidates.length ? this.prepareBatch(job, candidates.slice(0, BATCH_FILES), existing) : null;
+      let next = candidates.length ? this.prepareBatch(job, candidates.slice(0, BATCH_FILES), existing, runStartMs) : null;
       for (let offset = 0; offset < candidates.length; offset += BATCH_FILES) {
         this.throwIfCancelled(signal);
         const prepared = await next!;
         clock('parse');
         this.throwIfCancelled(signal);
         const after = offset + BATCH_FILES;
-        next = after < candidates.length ? this.prepareBatch(job, candidates.slice(after, after + BATCH_FILES), existing) : null;
+        next = after < candidates.length ? this.prepareBatch(job, candidates.slice(after, after + BATCH_FILES), existing, runStartMs) : null;
         await this.writeBatch(job, repo, prepared, signal, clock);
         emit();
       }
@@ -197,7 +199,7 @@ export class IndexJobRunner {
       }
       if (!stat.isFile()) return null;
       if (stat.size > this.config.indexing.maxFileBytes) return null;
-      files.push({ path: p, absPath, size: stat.size, lang: detectLanguage(p), mtimeMs: stat.mtimeMs } as DiscoveredFile);
+      files.push({ path: p, absPath, size: stat.size, lang: detectLanguage(p), mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
     }
     return { files, skippedByReason: {} };
   }
@@ -214,14 +216,14 @@ export class IndexJobRunner {
   }
 
   /** Reads, hashes and chunks a batch (in the worker pool); unchanged files are dropped here. */
-  private async prepareBatch(job: IndexJobEntity, batch: DiscoveredFile[], existing: Map<string, { contentHash: string | null; state: string }>): Promise<PreparedFile[]> {
+  private async prepareBatch(job: IndexJobEntity, batch: DiscoveredFile[], existing: Map<string, { contentHash: string | null; state: string }>, jobStartMs: number): Promise<PreparedFile[]> {
     const out = await Promise.all(
       batch.map(async (file): Promise<PreparedFile | null> => {
         const read = await readSourceFile(file, { maxFileBytes: this.config.indexing.maxFileBytes }).catch((err: Error) => ({ ok: false as const, reason: 'unreadable', message: err.message }));
         if (!read.ok) {
           job.counts.skippedByReason[read.reason] = (job.counts.skippedByReason[read.reason] ?? 0) + 1;
           // A file that became unreadable (binary, secret, too large) must lose its old chunks.
-          return existing.has(file.path) ? { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang }, result: null, drop: true } : null;
+          return existing.has(file.path) ? { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang, statKey: null }, result: null, drop: true } : null;
         }
         const row = existing.get(file.path);
         if (job.kind !== 'full' && row?.state === 'indexed' && row.contentHash === read.contentHash) {
@@ -229,7 +231,7 @@ export class IndexJobRunner {
           job.counts.toIndex -= 1;
           return null;
         }
-        const write = { path: file.path, contentHash: read.contentHash, size: file.size, lang: file.lang };
+        const write = { path: file.path, contentHash: read.contentHash, size: file.size, lang: file.lang, statKey: trustedStatKey(file, jobStartMs) };
         try {
           const result = await this.pool.chunk({ workspaceId: job.workspaceId, repoId: job.repositoryId, path: file.path, lang: file.lang, text: read.text });
           return { write, result };
@@ -323,6 +325,23 @@ export class IndexJobRunner {
       this.events.emit(IndexEvents.Progress, this.event(job));
     };
   }
+}
+
+/** What a file's stat said when it was read; an incremental job trusts an unchanged key instead of re-reading the file. */
+export function statKeyOf(file: Pick<DiscoveredFile, 'size' | 'mtimeMs' | 'ctimeMs'>): string {
+  return `${file.size}:${file.mtimeMs}:${file.ctimeMs}`;
+}
+
+/** File systems with coarse timestamps (1-2 s) can hide a write made in the same tick as our stat. */
+const RACY_WINDOW_MS = 2000;
+
+/**
+ * The stat key to remember for a file read by a job that started at `jobStartMs`, or null when the
+ * file changed so shortly before that a later write could keep the same timestamps ("racily clean",
+ * as git calls it): such a file is read and hashed again next time.
+ */
+function trustedStatKey(file: DiscoveredFile, jobStartMs: number): string | null {
+  return Math.max(file.mtimeMs, file.ctimeMs) < jobStartMs - RACY_WINDOW_MS ? statKeyOf(file) : null;
 }
 
 /** Adds the wall time since the previous call to `job.counts.phaseMs[phase]` (resumed jobs keep adding). */
