@@ -65,8 +65,9 @@ export class FileSearchService {
     const dotted = (query.match(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+/g) ?? []).map((q) => q.split('.').pop()!);
     const names = [...new Set([...identifiers, ...dotted, ...plain])];
     if (!names.length) return { files: [], limits: [] };
-    const matches = await this.symbols.match(filter.workspaceId, names, { repositoryIds: filter.repoIds, limit: 300 });
     const prefixAllowed = new Set([...identifiers, ...dotted].map((n) => n.toLowerCase()));
+    // Prefix rows are only looked up for identifiers: a plain word's prefix matches are never scored.
+    const matches = await this.symbols.matchNames(filter.workspaceId, { exact: names, prefixes: names.filter((n) => prefixAllowed.has(n.toLowerCase())) }, { repositoryIds: filter.repoIds, limit: 300 });
     const byFile = new Map<string, FileHit>();
     for (const m of matches) {
       const lower = m.name.toLowerCase();
