@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { SearchSource } from '@sextant/contracts';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
@@ -174,5 +176,29 @@ describe('search (real app, SQLite + embedded store)', () => {
     expect(one.body).toMatchObject({ title: 'Login sessions expire too early', files: ['src/auth/session.ts'] });
     await api().post('/v1/tasks').send({ tasks: [{ id: 'ok', title: 'fine' }, { id: 'bad' }] }).expect(400);
     expect((await api().get('/v1/tasks').expect(200)).body.total).toBe(4);
+  });
+
+  it('an exact definition is found even when hundreds of other definitions share a query identifier as prefix', async () => {
+    // 400 definitions start with `aa_run`; `zz_target` sorts after all of them.
+    const crowd = makeFixtureRepo({
+      'lib/runners.py': Array.from({ length: 400 }, (_, i) => `def aa_run_${i}():\n    return ${i}\n`).join('\n'),
+      'lib/target.py': 'def zz_target():\n    return 0\n',
+    });
+    const reg = await api().post('/v1/repos').send({ path: crowd, name: 'crowd' }).expect(201);
+    await waitFor(async () => (await api().get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+    const res = await api().post('/v1/search').send({ query: 'aa_run zz_target', sources: ['file.symbol'], filters: { repos: ['crowd'] } }).expect(200);
+    expect(res.body.results[0]).toMatchObject({ path: 'lib/target.py', repo_name: 'crowd' });
+    expect(res.body.results[0].explain.hit_reasons).toContain('symbol:exact:lib/target.py:zz_target');
+  });
+
+  it('a file removed from the repository stops coming back through the tasks that touched it once re-indexed', async () => {
+    const body = { query: 'Login sessions expire too early', sources: ['task.keyword'] };
+    const before = await api().post('/v1/search').send(body).expect(200);
+    expect(before.body.results.map((r: { path: string }) => r.path)).toContain('src/auth/session.ts');
+    fs.rmSync(path.join(root, 'src/auth/session.ts'));
+    const job = await api().post(`/v1/repos/${repoId}/index`).send({}).expect(202);
+    await waitFor(async () => (await api().get(`/v1/jobs/${job.body.id}`)).body.status === 'succeeded', { what: 're-index' });
+    const after = await api().post('/v1/search').send(body).expect(200);
+    expect(after.body.results.map((r: { path: string }) => r.path)).not.toContain('src/auth/session.ts');
   });
 });

@@ -22,6 +22,7 @@ import { RepositoriesRepository } from '../indexing/repositories/repositories.re
 import { IndexEvents } from '../indexing/services/indexing.tokens';
 import { TASKS_CHANGED, TaskHistoryService } from '../task-history/task-history.service';
 import { FusionWeightsService } from './fusion-weights.service';
+import { IndexedPathsCache } from './indexed-paths.cache';
 import { SearchCache } from './search-cache';
 import { SearchLogService } from './search-log.service';
 
@@ -66,6 +67,8 @@ class SourceTimeoutError extends Error {}
 export class SearchService {
   private readonly logger = new Logger(SearchService.name);
   private readonly cache = new SearchCache<CachedSearch>();
+  /** Task paths -> indexed files, until the workspace's index changes (at most a minute). */
+  private readonly indexedPaths = new IndexedPathsCache({ ttlMs: 60_000, maxPathsPerWorkspace: 200_000 });
 
   constructor(
     private readonly fileSearch: FileSearchService,
@@ -81,7 +84,17 @@ export class SearchService {
   @OnEvent(TASKS_CHANGED)
   onIndexChanged(event: { workspace_id?: string; workspaceId?: string }): void {
     const ws = event.workspace_id ?? event.workspaceId;
-    if (ws) this.cache.invalidate(ws);
+    if (ws) {
+      this.cache.invalidate(ws);
+      this.indexedPaths.invalidate(ws);
+    }
+  }
+
+  /** File rows change while a job runs (and when it fails), not only when it is done. */
+  @OnEvent(IndexEvents.Progress)
+  @OnEvent(IndexEvents.Error)
+  onIndexProgress(event: { workspace_id?: string }): void {
+    if (event.workspace_id) this.indexedPaths.invalidate(event.workspace_id);
   }
 
   async search(workspaceId: string, request: ParsedSearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
@@ -92,6 +105,7 @@ export class SearchService {
     const sources = (request.sources ?? [...SEARCH_SOURCES]).filter((s) => (weights[s] ?? 1) > 0);
     if (!sources.length) throw new DomainError(DomainErrorCode.InvalidInput, 'Every requested source has weight 0');
     const { filter, repoNames } = await this.buildFilter(workspaceId, request);
+    const repoIds = new Set(repoNames.keys());
     const useCache = options.cache !== false && !options.onPartial;
     const cacheKey = this.cache.key(workspaceId, { ...request, sources }, { weights, version: current.version });
 
@@ -114,7 +128,7 @@ export class SearchService {
     const outcomes = new Map<SearchSource, SourceOutcome>();
     const limits: string[] = [];
     const runs = sources.map((source) =>
-      this.runSource(source, workspaceId, request, filter, vectorPromise, timeoutMs, options.signal).then((outcome) => {
+      this.runSource(source, workspaceId, request, filter, vectorPromise, timeoutMs, options.signal, repoIds).then((outcome) => {
         outcomes.set(source, outcome);
         timings[source] = round(outcome.ms);
         if (outcome.error) limits.push(`${source}: ${outcome.error}`);
@@ -176,12 +190,13 @@ export class SearchService {
     filter: IndexFilter,
     vectorPromise: Promise<Float32Array> | null,
     timeoutMs: number,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    repoIds: ReadonlySet<string>,
   ): Promise<SourceOutcome> {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const work = this.execute(source, workspaceId, request, filter, vectorPromise, signal);
+      const work = this.execute(source, workspaceId, request, filter, vectorPromise, signal, repoIds);
       const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new SourceTimeoutError(`timed out after ${timeoutMs} ms`)), timeoutMs)));
       const value = await Promise.race([work, timeout]);
       return { source, ...value, ms: performance.now() - started };
@@ -202,6 +217,8 @@ export class SearchService {
     filter: IndexFilter,
     vectorPromise: Promise<Float32Array> | null,
     signal?: AbortSignal,
+    /** The workspace's repositories when the search started. */
+    repoIds?: ReadonlySet<string>,
   ): Promise<{ result: RetrieverResult; relatedTasks?: Map<string, RelatedTask[]> }> {
     switch (source) {
       case 'file.dense':
@@ -214,7 +231,7 @@ export class SearchService {
       case 'task.keyword': {
         const via = source === 'task.dense' ? 'dense' : 'keyword';
         const similar = await this.tasks.findSimilarTasks(workspaceId, request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true });
-        return this.filesOfTasks(workspaceId, similar, filter, source);
+        return this.filesOfTasks(workspaceId, similar, filter, source, repoIds);
       }
     }
   }
@@ -225,9 +242,13 @@ export class SearchService {
     similar: Array<{ id: string; external_id: string; title: string; score: number; files: string[]; created_at: string | null; repository_id: string | null }>,
     filter: IndexFilter,
     source: SearchSource,
+    repoIds: ReadonlySet<string> | undefined,
   ): Promise<{ result: RetrieverResult; relatedTasks: Map<string, RelatedTask[]> }> {
     const ranked = filesFromTasks(similar.map((t) => ({ taskId: t.id, score: t.score, files: t.files, createdAt: t.created_at, title: t.title })));
-    const rows = await this.files.findIndexedByPaths(workspaceId, ranked.map((r) => r.path), filter.repoIds);
+    const wanted = filter.repoIds?.length ? new Set(filter.repoIds) : repoIds;
+    const cached = await this.indexedPaths.lookup(workspaceId, ranked.map((r) => r.path), (paths) => this.files.findIndexedByPaths(workspaceId, paths));
+    // Cached rows cover every repository: keep those of repositories that (still) exist and were asked for.
+    const rows = wanted ? cached.filter((r) => wanted.has(r.repositoryId)) : cached;
     const byPath = new Map<string, typeof rows>();
     for (const r of rows) byPath.set(r.path, [...(byPath.get(r.path) ?? []), r]);
     const taskById = new Map(similar.map((t) => [t.id, t]));
