@@ -264,8 +264,12 @@ export function registerChunkIndexContract(adapterName: string, makeHarness: () 
         text: 'function zanzibarQuokka() { return 1 }',
         payload: { ...byKey.get('readme')!.payload, path: 'src/zoo.ts', content: 'function zanzibarQuokka() { return 1 }' },
       };
+      // Search with the same filter first, so nothing the adapter keeps per filter can hide the write.
+      expect(await index.searchKeyword('zanzibarQuokka', f, 5)).toEqual([]);
+      expect((await index.searchDense(fresh.vector, f, 20)).map((h) => h.id)).not.toContain(fresh.id);
       await index.upsert([fresh]);
       expect((await index.searchKeyword('zanzibarQuokka', f, 5))[0]?.id).toBe(fresh.id);
+      expect((await index.searchDense(fresh.vector, f, 20)).map((h) => h.id)).toContain(fresh.id);
       expect(await index.count({ ...f, paths: ['src/zoo.ts'] })).toBe(1);
       const deleted = await index.delete({ ...f, paths: ['src/zoo.ts'] });
       if (deleted !== undefined) expect(deleted).toBe(1);

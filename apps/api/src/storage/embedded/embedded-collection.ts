@@ -49,6 +49,15 @@ const REQUANTIZE_FACTOR = 1.25;
 /** Copy the candidate subset when it is at most this fraction of the slots; otherwise scan all and oversample. */
 const SUBSET_FRACTION = 1 / 8;
 const MAX_SEARCH_K = 1000;
+/** Candidate masks kept per collection (one per distinct key-only filter). */
+const MASK_CACHE_SIZE = 8;
+
+/** The slots of `hits` as a JSON array, for `json_each`. */
+function slotList(hits: readonly { slot: number }[]): string {
+  let s = '[';
+  for (let i = 0; i < hits.length; i++) s += (i ? ',' : '') + hits[i].slot;
+  return `${s}]`;
+}
 
 /**
  * One embedded collection: SQLite rows (payload, float32 + int8 vectors, filter facts, tokenizer
@@ -85,6 +94,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private scratch = new Int8Array(0);
   private keyword = new KeywordIndex();
   private readonly recordScratch = { buffer: new Int32Array(1024) };
+  /** Bumped by every write; cached candidate masks are only valid for the generation they were built in. */
+  private generation = 0;
+  /** Masks of plain key filters (workspace, repos, langs, …) for the current generation, most recent last. */
+  private maskCache = new Map<string, { generation: number; mask: Uint8Array; count: number }>();
   /**
    * Slots per path as doubly linked lists in typed arrays (values are slot + 1, 0 = none), so
    * deletes and counts by exact path skip the full scan without an object per path.
@@ -131,7 +144,9 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       setKw: db.prepare(`UPDATE ${t}_points SET kw = ?, tokens = NULL WHERE slot = ?`),
       delete: db.prepare(`DELETE FROM ${t}_points WHERE slot = ?`),
       payload: db.prepare(`SELECT id, payload FROM ${t}_points WHERE slot = ?`),
-      f32: db.prepare(`SELECT vec_f32 FROM ${t}_points WHERE slot = ?`),
+      // Batched reads for search hits: one statement per query instead of one per hit (a third of the cost).
+      payloads: db.prepare(`SELECT slot, id, payload FROM ${t}_points WHERE slot IN (SELECT value FROM json_each(?))`).raw(true),
+      f32s: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points WHERE slot IN (SELECT value FROM json_each(?))`).raw(true),
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
       setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
       load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8, tokens, kw FROM ${t}_points ORDER BY slot`),
@@ -160,6 +175,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   }
 
   private load(): void {
+    this.generation++;
     const meta = this.stmt.meta.get(this.name) as { dims: number | null; scale: number | null } | undefined;
     if (meta?.dims != null) this.dims = meta.dims;
     this.scale = meta?.scale ?? undefined;
@@ -347,6 +363,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       if (norm > 0) for (let i = 0; i < dims; i++) batch[off + i] /= norm;
     }
 
+    this.generation++;
     const write = this.db.transaction(() => {
       if (this.dims === undefined) {
         this.dims = dims;
@@ -507,6 +524,28 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return this.candidates(q).count;
   }
 
+  /**
+   * `candidates` for searches: a filter made only of key values (the usual "this workspace",
+   * maybe some repos or languages) is the same mask for every query until the next write, so it
+   * is kept (a few per collection). Callers must not modify the returned mask.
+   */
+  private searchCandidates(q: CollectionQuery): { mask: Uint8Array; count: number } {
+    const keyOnly = !q.pathPredicate && !(q.paths && q.paths.length) && !(q.tags && q.tags.length) && !(q.ids && q.ids.length);
+    if (!keyOnly) return this.candidates(q);
+    const key = JSON.stringify(q.keyValues);
+    const hit = this.maskCache.get(key);
+    if (hit && hit.generation === this.generation) {
+      this.maskCache.delete(key);
+      this.maskCache.set(key, hit);
+      return hit;
+    }
+    const built = this.candidates(q);
+    this.maskCache.delete(key);
+    this.maskCache.set(key, { generation: this.generation, ...built });
+    if (this.maskCache.size > MASK_CACHE_SIZE) this.maskCache.delete(this.maskCache.keys().next().value!);
+    return built;
+  }
+
   deleteWhere(q: CollectionQuery): number {
     const { mask, count, listed } = this.candidates(q);
     if (!count) return 0;
@@ -515,6 +554,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       slots = [];
       for (let s = 0; s < mask.length; s++) if (mask[s]) slots.push(s);
     }
+    this.generation++;
     this.db.transaction(() => {
       for (const s of slots) this.stmt.delete.run(s);
     })();
@@ -539,10 +579,13 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   }
 
   private withPayloads(hits: { slot: number; score: number }[]): ScoredPoint<P>[] {
+    if (!hits.length) return [];
+    const rows = new Map<number, [string, string]>();
+    for (const [slot, id, payload] of this.stmt.payloads.all(slotList(hits)) as [number, string, string][]) rows.set(slot, [id, payload]);
     const out: ScoredPoint<P>[] = [];
     for (const h of hits) {
-      const p = this.readPayload(h.slot);
-      if (p) out.push({ id: p.id, score: h.score, payload: p.payload });
+      const row = rows.get(h.slot);
+      if (row) out.push({ id: row[0], score: h.score, payload: JSON.parse(row[1]) as P });
     }
     return out;
   }
@@ -556,7 +599,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     if (this.dims === undefined || this.scale === undefined || this.liveCount === 0) return [];
     if (vector.length !== this.dims) throw new InvalidFilterError(`${this.name}.searchDense: query vector has ${vector.length} dims, collection uses ${this.dims}`);
     const { rescore = true, oversampling = 4 } = tuning;
-    const { mask, count } = this.candidates(q);
+    const { mask, count } = this.searchCandidates(q);
     if (!count) return [];
     const want = Math.min(count, rescore ? Math.ceil(k * Math.max(1, oversampling)) : k, MAX_SEARCH_K * 4);
     const query = normalize(vector);
@@ -606,10 +649,13 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   }
 
   private rescore(query: Float32Array, hits: { slot: number; score: number }[]): { slot: number; score: number }[] {
+    if (!hits.length) return hits;
+    const vectors = new Map<number, Buffer>();
+    for (const [slot, blob] of this.stmt.f32s.all(slotList(hits)) as [number, Buffer][]) vectors.set(slot, blob);
     const out = hits.map((h) => {
-      const row = this.stmt.f32.get(h.slot) as { vec_f32: Buffer } | undefined;
-      if (!row) return h;
-      const f = new Float32Array(row.vec_f32.buffer, row.vec_f32.byteOffset, row.vec_f32.byteLength / 4);
+      const blob = vectors.get(h.slot);
+      if (!blob) return h;
+      const f = new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
       let dot = 0;
       for (let i = 0; i < f.length; i++) dot += f[i] * query[i];
       return { slot: h.slot, score: dot };
@@ -624,7 +670,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   searchKeyword(query: string, q: CollectionQuery, k: number, mode: KeywordMode): ScoredPoint<P>[] {
     const terms = keywordQueryTerms(query, mode);
     if (!terms.length || this.liveCount === 0) return [];
-    const { mask, count } = this.candidates(q);
+    const { mask, count } = this.searchCandidates(q);
     if (!count) return [];
     return this.withPayloads(this.keyword.search(terms, mode, mask, k));
   }
