@@ -2,6 +2,10 @@
  * bench:search — end-to-end `SearchService.search` on the embedded store with the hash embedder.
  *
  *   npm run bench:search -- --json [--chunks 100000] [--tasks 10000] [--queries 200] [--concurrency 8] [--data-dir DIR]
+ *                              [--only strategies,sources,qps] [--strategies rrf,weighted]
+ *
+ * `--data-dir DIR` keeps the data: a second run with the same corpus size reuses it (no load),
+ * which is how to iterate on query-time changes; `--only` / `--strategies` run part of the bench.
  *
  * Setup: a fresh data dir and the real Nest context (the same modules `sextant serve` runs).
  * One repository is registered; 100k code-like chunks (2,500 files × 40 functions/methods/
@@ -17,7 +21,7 @@
  * concurrency 8. The result cache is off (`cache: false`) so every call does the work; pool
  * logging stays at its default. Other jobs share the 2 cores, so figures may be depressed.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -51,7 +55,10 @@ const N_QUERIES = flag('queries', 200);
 const CONCURRENCY = flag('concurrency', 8);
 const CHUNKS_PER_FILE = 40;
 const DIMS = 384;
-const STRATEGIES: FusionStrategyName[] = ['rrf', 'weighted', 'cascade', 'vote', 'concat'];
+const STRATEGIES = (strFlag('strategies')?.split(',') ?? ['rrf', 'weighted', 'cascade', 'vote', 'concat']) as FusionStrategyName[];
+const ONLY = new Set(strFlag('only')?.split(',') ?? ['strategies', 'sources', 'qps']);
+/** Written into a kept data dir once it is fully loaded. */
+const MARKER = 'bench-search.json';
 const TARGETS = { p50_ms: 25, p95_ms: 60 };
 const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')}\n`);
 
@@ -65,92 +72,106 @@ async function main() {
   const loadStart = loadavg()[0];
   try {
     const ws = (await ctx.get(WorkspacesService).ensureDefault()).id;
-    const repo = await ctx.get(IndexingService).register(ws, { path: repoDir, name: 'bench' });
-    const chunks = ctx.get<ChunkIndex>(CHUNK_INDEX);
-    const embedder = new HashEmbedder({ dimensions: DIMS });
-
-    // --- load chunks ---------------------------------------------------------------------
+    const corpusKey = { chunks: N_CHUNKS, tasks: N_TASKS, dims: DIMS };
+    const markerFile = join(dataDir, MARKER);
+    const reuse = !tempDir && existsSync(markerFile) && readFileSync(markerFile, 'utf8') === JSON.stringify(corpusKey);
     const nFiles = Math.ceil(N_CHUNKS / CHUNKS_PER_FILE);
     const files: FileSpec[] = [];
+    let chunkLoadS = 0;
     let t0 = performance.now();
-    let embedMs = 0;
-    let batch: Array<Omit<ChunkPoint, 'vector'>> = [];
-    const flush = async () => {
-      const te = performance.now();
-      const vectors = await embedder.embedDocuments(batch.map((p) => p.text));
-      embedMs += performance.now() - te;
-      await chunks.upsert(batch.map((p, i) => ({ ...p, vector: vectors[i] })));
-      batch = [];
-    };
-    let written = 0;
-    for (let f = 0; f < nFiles && written < N_CHUNKS; f++) {
-      const spec = fileSpec(f, CHUNKS_PER_FILE);
-      files.push(spec);
-      const r = rng(7_919 * (f + 1));
-      let line = 1;
-      let byte = 0;
-      for (let c = 0; c < CHUNKS_PER_FILE && written < N_CHUNKS; c++, written++) {
-        const text = chunkText(c, spec.symbols[c], r);
-        const lines = text.split('\n').length;
-        const symbol = c === 0 ? spec.symbols[0] : `${spec.symbols[0]}.${spec.symbols[c]}`;
-        batch.push({
-          id: randomUUID(),
-          // What the indexer puts in the keyword index (path, symbol, content).
-          text: `${spec.path}\n${symbol}\n${text}`,
-          payload: {
-            workspaceId: ws, repoId: repo.id, path: spec.path, lang: 'typescript', chunkType: c === 0 ? 'class' : c % 3 === 0 ? 'method' : 'function',
-            name: spec.symbols[c], symbol, symbols: [spec.symbols[c]], parentId: null,
-            signature: text.split('\n')[1], startLine: line, endLine: line + lines - 1, startByte: byte, endByte: byte + text.length, contentHash: `${f}:${c}`, content: text,
-          },
-        });
-        line += lines + 1;
-        byte += text.length + 1;
-        if (batch.length === 1000) await flush();
-      }
-    }
-    if (batch.length) await flush();
-    // The relational side the indexer keeps next to the chunks: indexed files (task files are
-    // mapped to code through them) and symbol definitions (the file.symbol source).
-    const filesRepo = ctx.get(FilesRepository);
-    const symbolsRepo = ctx.get(SymbolsRepository);
-    for (let i = 0; i < files.length; i += 250) {
-      const group = files.slice(i, i + 250);
-      await filesRepo.markPending(ws, repo.id, group.map((f) => ({ path: f.path, contentHash: f.path, size: null, lang: 'typescript' })));
-      await filesRepo.markIndexed(ws, repo.id, group.map((f) => ({ path: f.path, chunkCount: f.symbols.length, chunkTypes: { class: 1, function: f.symbols.length - 1 } })));
-      await symbolsRepo.replaceForFiles(
-        ws,
-        repo.id,
-        group.map((f) => ({
-          path: f.path,
-          definitions: f.symbols.map((name, c) => ({ name, symbol: c === 0 ? `${f.path}:${name}` : `${f.path}:${f.symbols[0]}.${name}`, kind: c === 0 ? ('class' as const) : ('method' as const), parent: c === 0 ? null : `${f.path}:${f.symbols[0]}`, startLine: 1 + c * 12, endLine: 12 + c * 12, startByte: 0, endByte: 0 })),
-        })),
-      );
-    }
-    const chunkLoadS = (performance.now() - t0) / 1000;
-    log(`chunks: ${written} (+ ${files.length} file rows and their symbols) in ${chunkLoadS.toFixed(1)} s (embedding ${(embedMs / 1000).toFixed(1)} s)`);
+    let taskLoadS = 0;
+    let written = N_CHUNKS;
+    let importedTasks = N_TASKS;
+    if (reuse) {
+      for (let f = 0; f < nFiles; f++) files.push(fileSpec(f, CHUNKS_PER_FILE));
+      log(`reusing ${dataDir} (${N_CHUNKS} chunks, ${N_TASKS} tasks)`);
+    } else {
+      const repo = await ctx.get(IndexingService).register(ws, { path: repoDir, name: 'bench' });
+      const chunks = ctx.get<ChunkIndex>(CHUNK_INDEX);
+      const embedder = new HashEmbedder({ dimensions: DIMS });
 
-    // --- load tasks --------------------------------------------------------------------------
-    t0 = performance.now();
-    const tasks = ctx.get(TaskHistoryService);
-    const taskInputs = Array.from({ length: N_TASKS }, (_, t) => {
-      const r = rng(31_337 * (t + 1));
-      const touched = Array.from({ length: 1 + Math.floor(r() * 4) }, () => files[Math.floor(files.length * r() * r())]);
-      const sym = touched[0].symbols[Math.floor(r() * CHUNKS_PER_FILE)];
-      return {
-        id: `T-${t}`,
-        title: `${['Fix', 'Add', 'Refactor', 'Speed up', 'Handle'][t % 5]} ${zipf(r)} ${zipf(r)} in ${sym}`,
-        body: `When the ${zipf(r)} ${zipf(r)} ${zipf(r)} the ${identifier(r)} ${zipf(r)}s. ${cap(zipf(r))} ${zipf(r)} ${zipf(r)} and ${zipf(r)} ${identifier(r)}.`,
-        files: [...new Set(touched.map((x) => x.path))],
-        created_at: new Date(Date.UTC(2020, 0, 1) + t * 3_600_000).toISOString(),
+      // --- load chunks ---------------------------------------------------------------------
+      t0 = performance.now();
+      let embedMs = 0;
+      let batch: Array<Omit<ChunkPoint, 'vector'>> = [];
+      const flush = async () => {
+        const te = performance.now();
+        const vectors = await embedder.embedDocuments(batch.map((p) => p.text));
+        embedMs += performance.now() - te;
+        await chunks.upsert(batch.map((p, i) => ({ ...p, vector: vectors[i] })));
+        batch = [];
       };
-    });
-    let importedTasks = 0;
-    for (let i = 0; i < taskInputs.length; i += 2000) {
-      const res = await tasks.importTasks(ws, taskInputs.slice(i, i + 2000), { source: 'bench', repositoryId: repo.id });
-      importedTasks += res.imported + res.updated;
+      written = 0;
+      for (let f = 0; f < nFiles && written < N_CHUNKS; f++) {
+        const spec = fileSpec(f, CHUNKS_PER_FILE);
+        files.push(spec);
+        const r = rng(7_919 * (f + 1));
+        let line = 1;
+        let byte = 0;
+        for (let c = 0; c < CHUNKS_PER_FILE && written < N_CHUNKS; c++, written++) {
+          const text = chunkText(c, spec.symbols[c], r);
+          const lines = text.split('\n').length;
+          const symbol = c === 0 ? spec.symbols[0] : `${spec.symbols[0]}.${spec.symbols[c]}`;
+          batch.push({
+            id: randomUUID(),
+            // What the indexer puts in the keyword index (path, symbol, content).
+            text: `${spec.path}\n${symbol}\n${text}`,
+            payload: {
+              workspaceId: ws, repoId: repo.id, path: spec.path, lang: 'typescript', chunkType: c === 0 ? 'class' : c % 3 === 0 ? 'method' : 'function',
+              name: spec.symbols[c], symbol, symbols: [spec.symbols[c]], parentId: null,
+              signature: text.split('\n')[1], startLine: line, endLine: line + lines - 1, startByte: byte, endByte: byte + text.length, contentHash: `${f}:${c}`, content: text,
+            },
+          });
+          line += lines + 1;
+          byte += text.length + 1;
+          if (batch.length === 1000) await flush();
+        }
+      }
+      if (batch.length) await flush();
+      // The relational side the indexer keeps next to the chunks: indexed files (task files are
+      // mapped to code through them) and symbol definitions (the file.symbol source).
+      const filesRepo = ctx.get(FilesRepository);
+      const symbolsRepo = ctx.get(SymbolsRepository);
+      for (let i = 0; i < files.length; i += 250) {
+        const group = files.slice(i, i + 250);
+        await filesRepo.markPending(ws, repo.id, group.map((f) => ({ path: f.path, contentHash: f.path, size: null, lang: 'typescript' })));
+        await filesRepo.markIndexed(ws, repo.id, group.map((f) => ({ path: f.path, chunkCount: f.symbols.length, chunkTypes: { class: 1, function: f.symbols.length - 1 } })));
+        await symbolsRepo.replaceForFiles(
+          ws,
+          repo.id,
+          group.map((f) => ({
+            path: f.path,
+            definitions: f.symbols.map((name, c) => ({ name, symbol: c === 0 ? `${f.path}:${name}` : `${f.path}:${f.symbols[0]}.${name}`, kind: c === 0 ? ('class' as const) : ('method' as const), parent: c === 0 ? null : `${f.path}:${f.symbols[0]}`, startLine: 1 + c * 12, endLine: 12 + c * 12, startByte: 0, endByte: 0 })),
+          })),
+        );
+      }
+      chunkLoadS = (performance.now() - t0) / 1000;
+      log(`chunks: ${written} (+ ${files.length} file rows and their symbols) in ${chunkLoadS.toFixed(1)} s (embedding ${(embedMs / 1000).toFixed(1)} s)`);
+
+      // --- load tasks --------------------------------------------------------------------------
+      t0 = performance.now();
+      const tasks = ctx.get(TaskHistoryService);
+      const taskInputs = Array.from({ length: N_TASKS }, (_, t) => {
+        const r = rng(31_337 * (t + 1));
+        const touched = Array.from({ length: 1 + Math.floor(r() * 4) }, () => files[Math.floor(files.length * r() * r())]);
+        const sym = touched[0].symbols[Math.floor(r() * CHUNKS_PER_FILE)];
+        return {
+          id: `T-${t}`,
+          title: `${['Fix', 'Add', 'Refactor', 'Speed up', 'Handle'][t % 5]} ${zipf(r)} ${zipf(r)} in ${sym}`,
+          body: `When the ${zipf(r)} ${zipf(r)} ${zipf(r)} the ${identifier(r)} ${zipf(r)}s. ${cap(zipf(r))} ${zipf(r)} ${zipf(r)} and ${zipf(r)} ${identifier(r)}.`,
+          files: [...new Set(touched.map((x) => x.path))],
+          created_at: new Date(Date.UTC(2020, 0, 1) + t * 3_600_000).toISOString(),
+        };
+      });
+      importedTasks = 0;
+      for (let i = 0; i < taskInputs.length; i += 2000) {
+        const res = await tasks.importTasks(ws, taskInputs.slice(i, i + 2000), { source: 'bench', repositoryId: repo.id });
+        importedTasks += res.imported + res.updated;
+      }
+      taskLoadS = (performance.now() - t0) / 1000;
+      log(`tasks: ${importedTasks} in ${taskLoadS.toFixed(1)} s`);
+      if (!tempDir) writeFileSync(markerFile, JSON.stringify(corpusKey));
     }
-    const taskLoadS = (performance.now() - t0) / 1000;
-    log(`tasks: ${importedTasks} in ${taskLoadS.toFixed(1)} s`);
 
     // --- queries ---------------------------------------------------------------------------------
     const queries = Array.from({ length: N_QUERIES }, (_, q) => {
@@ -179,18 +200,18 @@ async function main() {
     };
 
     const perStrategy: Record<string, Awaited<ReturnType<typeof measure>>> = {};
-    for (const strategy of STRATEGIES) {
+    for (const strategy of ONLY.has('strategies') ? STRATEGIES : []) {
       perStrategy[strategy] = await measure({ strategy });
       log(`strategy ${strategy}`, perStrategy[strategy]);
     }
     const perSource: Record<string, Awaited<ReturnType<typeof measure>>> = {};
-    for (const source of SEARCH_SOURCES as readonly SearchSource[]) {
+    for (const source of ONLY.has('sources') ? (SEARCH_SOURCES as readonly SearchSource[]) : []) {
       perSource[source] = await measure({ sources: [source] });
       log(`source ${source}`, perSource[source]);
     }
 
     // Throughput of the default strategy with CONCURRENCY searches in flight.
-    const totalQ = Math.max(N_QUERIES, 400);
+    const totalQ = ONLY.has('qps') ? Math.max(N_QUERIES, 400) : 0;
     let next = 0;
     t0 = performance.now();
     await Promise.all(
@@ -219,7 +240,7 @@ async function main() {
       qps: { concurrency: CONCURRENCY, default_strategy: 'rrf', value: qps },
       loadavg_1m: { start: +loadStart.toFixed(2), end: +loadavg()[0].toFixed(2) },
       rss_mb: { start: Math.round(rssStart / 1048576), end: Math.round(process.memoryUsage().rss / 1048576) },
-      targets: { ...TARGETS, met: def.p50 <= TARGETS.p50_ms && def.p95 <= TARGETS.p95_ms },
+      targets: { ...TARGETS, met: def ? def.p50 <= TARGETS.p50_ms && def.p95 <= TARGETS.p95_ms : null },
     };
     await ctx.close();
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(result)}\n`);
