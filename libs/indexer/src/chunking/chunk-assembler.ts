@@ -47,18 +47,60 @@ function usesName(content: string, name: string): boolean {
 }
 
 /**
- * Turns drafts (created parents-first) into final chunks: content slices,
- * hashes, deterministic ids, lines, UTF-8 offsets, used imports and embed text.
+ * A finished chunk without the parts that are slices of the file text: `content`
+ * is `text.slice(start, end)` and `embedText` is `header + content`. This is what
+ * crosses threads (the receiver has the text), so each file's text is copied once.
+ */
+export interface ChunkRecord extends Omit<CodeChunk, 'workspaceId' | 'repoId' | 'path' | 'lang' | 'content' | 'embedText'> {
+  /** Char range of `content` in the text. */
+  start: number;
+  end: number;
+  /** Embed header, ending with the blank line before the content. */
+  header: string;
+}
+
+/** Full chunks from records and the text they were cut from. */
+export function materializeChunks(records: ChunkRecord[], input: { workspaceId: string; repoId: string; path: string; lang: Language | null; text: string }): CodeChunk[] {
+  const text = input.text;
+  return records.map((r) => {
+    const content = text.slice(r.start, r.end);
+    return {
+      id: r.id,
+      workspaceId: input.workspaceId,
+      repoId: input.repoId,
+      path: input.path,
+      lang: input.lang,
+      chunkType: r.chunkType,
+      name: r.name,
+      symbol: r.symbol,
+      signature: r.signature,
+      docstring: r.docstring,
+      imports: r.imports,
+      parentId: r.parentId,
+      startLine: r.startLine,
+      endLine: r.endLine,
+      startByte: r.startByte,
+      endByte: r.endByte,
+      contentHash: r.contentHash,
+      content,
+      embedText: r.header + content,
+    };
+  });
+}
+
+/**
+ * Turns drafts (created parents-first) into chunk records: content ranges,
+ * hashes, deterministic ids, lines, UTF-8 offsets, used imports and embed headers.
  */
 export function assembleChunks(
   drafts: ChunkDraft[],
   input: { workspaceId: string; repoId: string; path: string; lang: Language | null },
   src: SourceText,
   imports: ImportReference[],
-): CodeChunk[] {
+): ChunkRecord[] {
   const text = src.text;
   const seen = new Map<string, number>();
-  const chunks: CodeChunk[] = [];
+  const chunks: ChunkRecord[] = [];
   const allSources = [...new Set(imports.map((i) => i.source))];
   const importNames = imports.flatMap((i) => i.names.map((name) => [name, i.source] as const));
 
@@ -98,17 +140,13 @@ export function assembleChunks(
 
     const startLine = src.lineOf(start);
     const endLine = end > start ? src.lineOf(end - 1) : startLine;
-    const header = [`path: ${input.path}`];
-    if (draft.qualifiedName) header.push(`symbol: ${symbol}`);
-    if (draft.signature) header.push(`signature: ${draft.signature}`);
-    if (draft.headerLines) header.push(...draft.headerLines);
+    let header = `path: ${input.path}`;
+    if (draft.qualifiedName) header += `\nsymbol: ${symbol}`;
+    if (draft.signature) header += `\nsignature: ${draft.signature}`;
+    if (draft.headerLines) for (const line of draft.headerLines) header += `\n${line}`;
 
     chunks.push({
       id,
-      workspaceId: input.workspaceId,
-      repoId: input.repoId,
-      path: input.path,
-      lang: input.lang,
       chunkType: draft.chunkType,
       name: draft.name,
       symbol,
@@ -121,8 +159,9 @@ export function assembleChunks(
       startByte: src.byteOffset(start),
       endByte: src.byteOffset(end),
       contentHash,
-      content,
-      embedText: `${header.join('\n')}\n\n${content}`,
+      start,
+      end,
+      header: `${header}\n\n`,
     });
   }
   return chunks;

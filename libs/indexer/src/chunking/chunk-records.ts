@@ -6,8 +6,13 @@ import { extractImports } from '../symbols/extract-imports';
 import { extractReferences } from '../symbols/extract-references';
 import type { FileSymbols, ImportReference, SymbolDefinition } from '../symbols/file-symbols';
 import { CastChunker } from './cast-chunker';
-import { assembleChunks, newDraft, type ChunkDraft } from './chunk-assembler';
+import { assembleChunks, newDraft, type ChunkDraft, type ChunkRecord } from './chunk-assembler';
 import { DEFAULT_CHUNK_OPTIONS, type ChunkFileInput, type ChunkFileResult, type ChunkOptions } from './code-chunk';
+
+/** {@link ChunkFileResult} with chunk records instead of chunks (see `materializeChunks`). */
+export interface ChunkRecordsResult extends Omit<ChunkFileResult, 'chunks'> {
+  records: ChunkRecord[];
+}
 import { languageSpec } from './language-spec';
 import { markdownDrafts } from './markdown-chunker';
 import { SourceText } from './source-text';
@@ -17,20 +22,10 @@ import { windowDrafts } from './window-chunker';
 const MAX_ERROR_SHARE = 0.5;
 
 /**
- * Chunk one file, synchronously in the calling thread: tree-sitter + cAST for
- * code, headings for Markdown, overlapping line windows for anything else (and
- * for code that fails to parse). Never throws for bad input: failures come back
- * as `parse: 'fallback'` with `error`.
- *
- * @example
- * const { chunks, symbols } = chunkFile({
- *   workspaceId: 'ws', repoId: 'repo', path: 'auth/session.ts', lang: 'typescript',
- *   text: 'export class SessionStore { refresh() { return 1; } }',
- * });
- * chunks.map((c) => `${c.chunkType} ${c.symbol}`);
- * // ['file auth/session.ts', 'class auth/session.ts:SessionStore']
+ * Everything {@link chunkFile} does except slicing `content`/`embedText` out of
+ * the text: what a worker thread computes and sends back.
  */
-export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): ChunkFileResult {
+export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = {}): ChunkRecordsResult {
   const opts = { ...DEFAULT_CHUNK_OPTIONS, ...options };
   const budget = Math.max(20, opts.maxChunkChars);
   const src = new SourceText(input.text);
@@ -39,17 +34,17 @@ export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): Ch
 
   if (opts.forceFallback) {
     return {
-      chunks: assembleChunks(windows(), input, src, []),
+      records: assembleChunks(windows(), input, src, []),
       symbols: emptySymbols(),
       parse: 'fallback',
       error: opts.fallbackReason ?? 'fallback requested',
     };
   }
   if (input.lang === 'markdown') {
-    return { chunks: assembleChunks(markdownDrafts(src, budget), input, src, []), symbols: emptySymbols(), parse: 'ok' };
+    return { records: assembleChunks(markdownDrafts(src, budget), input, src, []), symbols: emptySymbols(), parse: 'ok' };
   }
   if (!isParsedLanguage(input.lang)) {
-    return { chunks: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'unsupported' };
+    return { records: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'unsupported' };
   }
 
   const lang: ParsedLanguage = input.lang;
@@ -76,15 +71,15 @@ export function chunkFile(input: ChunkFileInput, options: ChunkOptions = {}): Ch
       lineOf: (index) => src.lineOf(index),
     });
     const symbols: FileSymbols = { path: input.path, definitions: chunker.definitions, references, imports };
-    const result: ChunkFileResult = { chunks: assembleChunks(drafts, input, src, imports), symbols, parse: 'ok' };
+    const result: ChunkRecordsResult = { records: assembleChunks(drafts, input, src, imports), symbols, parse: 'ok' };
     if (hasSyntaxErrors) result.hasSyntaxErrors = true;
     return result;
   } catch (error) {
     return fallback(`chunking failed: ${(error as Error).message}`);
   }
 
-  function fallback(reason: string): ChunkFileResult {
-    return { chunks: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'fallback', error: reason };
+  function fallback(reason: string): ChunkRecordsResult {
+    return { records: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'fallback', error: reason };
   }
 }
 

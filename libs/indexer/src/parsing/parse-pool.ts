@@ -1,7 +1,9 @@
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { materializeChunks } from '../chunking/chunk-assembler';
 import { chunkFile } from '../chunking/chunk-file';
+import type { ChunkRecordsResult } from '../chunking/chunk-records';
 import type { ChunkFileInput, ChunkFileResult, ChunkOptions } from '../chunking/code-chunk';
 
 export interface ParsePoolOptions {
@@ -91,9 +93,12 @@ export class ParsePool {
       const task = slot.task;
       if (!task || task.id !== message.id) return;
       this.release(slot);
-      const result = message.json ? (JSON.parse(message.json) as ChunkFileResult) : null;
-      if (result) for (const chunk of result.chunks) chunk.embedText += chunk.content;
-      this.finish(task, result ?? this.fallback(task, message.error ?? 'worker error'));
+      if (!message.json) {
+        this.finish(task, this.fallback(task, message.error ?? 'worker error'));
+        return;
+      }
+      const { records, ...rest } = JSON.parse(message.json) as ChunkRecordsResult;
+      this.finish(task, { chunks: materializeChunks(records, task.input), ...rest });
     });
     slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`, false));
     slot.worker.on('exit', () => {
