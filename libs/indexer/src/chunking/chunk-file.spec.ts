@@ -357,6 +357,24 @@ describe('chunkFile details', () => {
     expect(file.embedText).toContain('defines: class Invoice, function send');
   });
 
+  it('emits no empty file chunk when a definition covers the whole file', async () => {
+    const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
+    const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });
+    expect(alone.chunks.map((c) => [c.chunkType, c.symbol, c.parentId, c.startLine, c.endLine])).toEqual([['class', 'only.ts:Only', null, 0, 4]]);
+    expect(alone.symbols.definitions.map((d) => d.symbol)).toEqual(['only.ts:Only', 'only.ts:Only.run']);
+
+    const py = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.py', lang: 'python', text: '\n\nclass Only:\n    def run(self):\n        return 1\n' });
+    expect(py.chunks.map((c) => [c.chunkType, c.symbol, c.parentId])).toEqual([['class', 'only.py:Only', null]]);
+
+    // With a prelude the file chunk stays, holding just that prelude, as the root of the rest.
+    const withImport = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text: `import { x } from './x';\n\n${text}` });
+    const [file, cls] = withImport.chunks;
+    expect(withImport.chunks.map((c) => c.chunkType)).toEqual(['file', 'class']);
+    expect(file.content).toBe("import { x } from './x';");
+    expect(cls.parentId).toBe(file.id);
+    for (const result of [alone, py, withImport]) for (const c of result.chunks) expect(c.content.trim()).not.toBe('');
+  });
+
   it('chunks Markdown by headings with their heading path', async () => {
     const text = '# Guide\nIntro text.\n\n## Install\nRun npm.\n\n```sh\n# not a heading\n```\n\n### Docker\nUse compose.\n\n## Usage\nSearch.\n';
     const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'README.md', lang: 'markdown', text });

@@ -64,6 +64,9 @@ export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = 
     const lite = new LiteTreeReader(tree).root;
     const { drafts, file } = chunker.run(lite);
     addUncoveredWindows(drafts, file, src, budget);
+    // A file that starts straight with a definition (one class covering the whole file, say) has no
+    // prelude: rather than an empty `file` chunk, its top-level chunks become the roots.
+    if (file.start < 0 || src.size(file.start, file.end) === 0) drafts.splice(drafts.indexOf(file), 1);
     const imports = extractImports(lite, lang, spec.imports, src);
     file.headerLines = outline(imports, chunker.definitions);
     const references = extractReferences(tree, lang, chunker.definitions, {
