@@ -1,4 +1,4 @@
-import { promises as fs, type Dirent } from 'node:fs';
+import { promises as fs, statSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { detectLanguage, type Language } from '../language/language';
@@ -100,12 +100,13 @@ export async function discoverFiles(root: string, options: DiscoveryOptions = {}
     return null;
   };
 
-  const readIgnoreLevel = async (absDir: string, relDir: string): Promise<IgnoreLevel | null> => {
+  const readIgnoreLevel = async (absDir: string, relDir: string, names: ReadonlySet<string>): Promise<IgnoreLevel | null> => {
     const rules: IgnoreLevel['rules'] = [];
     const sources: [string, SkipReason][] = opts.useGitignore
       ? [['.gitignore', 'gitignore'], ['.sextantignore', 'sextantignore']]
       : [['.sextantignore', 'sextantignore']];
     for (const [name, reason] of sources) {
+      if (!names.has(name)) continue; // most directories have none: don't pay for a failing open
       try {
         const content = await fs.readFile(path.join(absDir, name), 'utf8');
         rules.push({ matcher: ignore().add(content), reason });
@@ -124,7 +125,7 @@ export async function discoverFiles(root: string, options: DiscoveryOptions = {}
       skip(relDir ? `${relDir}/` : './', 'unreadable', (error as Error).message);
       return;
     }
-    const level = await readIgnoreLevel(absDir, relDir);
+    const level = await readIgnoreLevel(absDir, relDir, new Set(entries.map((e) => e.name)));
     const levels = level ? [...parentLevels, level] : parentLevels;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirs: [string, string, string][] = [];
@@ -164,7 +165,9 @@ export async function discoverFiles(root: string, options: DiscoveryOptions = {}
         if (reason) return skip(rel, reason);
         let stat;
         try {
-          stat = await fs.stat(abs);
+          // Synchronous on purpose: a stat is a few µs, the promise version ~60 µs of thread-pool round trip,
+          // and discovery of a 10k-file repository is mostly stats.
+          stat = statSync(abs);
         } catch (error) {
           return skip(rel, 'unreadable', (error as Error).message);
         }

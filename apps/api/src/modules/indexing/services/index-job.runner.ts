@@ -98,7 +98,7 @@ export class IndexJobRunner {
       job.checkpoint = { ...job.checkpoint, commit };
       const targeted = job.options.paths ? new Set(job.options.paths) : null;
       // A targeted job only ever looks at its own paths: don't load the rows of a 10k-file repository per saved file.
-      const existingRows = targeted ? await this.files.findByPaths(ws, repo.id, [...targeted]) : await this.files.list(ws, repo.id);
+      const existingRows = targeted ? await this.files.findByPaths(ws, repo.id, [...targeted]) : await this.files.listIndexState(ws, repo.id);
       const existing = new Map(existingRows.map((r) => [r.path, r]));
       const discovery = (targeted && this.statKnownPaths(repo.rootPath, targeted, existing)) || (await discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes }));
       this.throwIfCancelled(signal);
