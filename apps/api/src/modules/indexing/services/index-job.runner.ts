@@ -28,6 +28,7 @@ import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from 
 import { mapIndexJob } from './job-mapper';
 
 const BATCH_FILES = 64;
+const PIPELINE_DEPTH = 3;
 const PROGRESS_INTERVAL_MS = 250;
 const MAX_ERRORS_KEPT = 500;
 
@@ -140,14 +141,24 @@ export class IndexJobRunner {
 
       // --- parse, embed, write in pipelined batches -------------------------------------
       job.phase = 'parse';
-      let next = candidates.length ? this.prepareBatch(job, candidates.slice(0, BATCH_FILES), existing, runStartMs) : null;
-      for (let offset = 0; offset < candidates.length; offset += BATCH_FILES) {
+      // Up to PIPELINE_DEPTH batches are read and chunked ahead in the worker pool while this
+      // thread embeds and writes, so neither side waits for the other's slowest batch.
+      const inFlight: Promise<PreparedFile[]>[] = [];
+      let queued = 0;
+      const prepareNext = () => {
+        if (queued >= candidates.length) return;
+        const batch = this.prepareBatch(job, candidates.slice(queued, queued + BATCH_FILES), existing, runStartMs);
+        batch.catch(() => undefined); // awaited below; never an unhandled rejection if the job stops first
+        inFlight.push(batch);
+        queued += BATCH_FILES;
+      };
+      for (let i = 0; i < PIPELINE_DEPTH; i++) prepareNext();
+      while (inFlight.length) {
         this.throwIfCancelled(signal);
-        const prepared = await next!;
+        const prepared = await inFlight.shift()!;
         clock('parse');
         this.throwIfCancelled(signal);
-        const after = offset + BATCH_FILES;
-        next = after < candidates.length ? this.prepareBatch(job, candidates.slice(after, after + BATCH_FILES), existing, runStartMs) : null;
+        prepareNext();
         await this.writeBatch(job, repo, prepared, signal, clock);
         emit();
       }
