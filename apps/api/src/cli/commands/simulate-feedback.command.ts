@@ -114,7 +114,7 @@ export function registerSimulateFeedback(evalCmd: Command): void {
           onProgress: err,
         });
         err(`Simulated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-        const title = `Feedback simulation — ${dataset.meta?.repo ?? basename(resolve(dataset.dir))}`;
+        const title = `Feedback simulation — ${repoLabel(dataset.meta?.repo ?? resolve(dataset.dir))}`;
         process.stdout.write(renderSimulationMarkdown(result, { title }));
         if (opts.json) {
           await mkdir(dirname(resolve(opts.json)), { recursive: true });
@@ -122,7 +122,7 @@ export function registerSimulateFeedback(evalCmd: Command): void {
           err(`JSON: ${resolve(opts.json)}`);
         }
         if (opts.section) {
-          const heading = dataset.meta?.repo ?? basename(resolve(dataset.dir));
+          const heading = repoLabel(dataset.meta?.repo ?? resolve(dataset.dir));
           const block = renderDocSection(result, { heading });
           await mkdir(dirname(resolve(opts.section)), { recursive: true });
           await writeFile(resolve(opts.section), `${block}\n<!-- summary row -->\n${renderSummaryRow(result, heading)}\n`, 'utf8');
@@ -141,6 +141,14 @@ export function registerSimulateFeedback(evalCmd: Command): void {
         rmSync(tempDir, { recursive: true, force: true });
       }
     });
+}
+
+/** `owner/name` for a mirror path (`…/owner+name/repo`) or a URL, else the folder name. */
+function repoLabel(repo: string): string {
+  const mirror = /([^/+]+)\+([^/]+)\/repo\/?$/.exec(repo);
+  if (mirror) return `${mirror[1]}/${mirror[2]}`;
+  const url = /([^/:]+)\/([^/]+?)(\.git)?\/?$/.exec(repo);
+  return url && /^(https?:|git@)/.test(repo) ? `${url[1]}/${url[2]}` : basename(repo);
 }
 
 async function loadDataset(opts: SimulateOpts): Promise<EvalDataset> {
