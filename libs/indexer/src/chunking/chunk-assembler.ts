@@ -128,7 +128,7 @@ export function assembleChunks(
     const key = `${draft.chunkType}\u0000${symbol}\u0000${contentHash}`;
     const occurrence = seen.get(key) ?? 0;
     seen.set(key, occurrence + 1);
-    const id = chunkId({ ...input, chunkType: draft.chunkType, symbol, contentHash, occurrence });
+    const id = chunkId({ workspaceId: input.workspaceId, repoId: input.repoId, path: input.path, chunkType: draft.chunkType, symbol, contentHash, occurrence });
     draft.id = id;
 
     let usedImports: string[];

@@ -20,7 +20,25 @@ const namespaceBytes = Buffer.from(SEXTANT_CHUNK_NAMESPACE.replace(/-/g, ''), 'h
  * @example uuidV5('hello', SEXTANT_CHUNK_NAMESPACE) // same string every time
  */
 export function uuidV5(name: string, namespace: Buffer = namespaceBytes): string {
-  const hash = digest('sha1', Buffer.concat([namespace, Buffer.from(name, 'utf8')]), 'buffer') as Buffer;
+  if (namespace !== namespaceBytes || !oneShot) return uuidFromDigest(digest('sha1', Buffer.concat([namespace, Buffer.from(name, 'utf8')]), 'buffer') as Buffer);
+  // Hot path (one id per chunk): namespace + name written into a reused buffer, hex digest, and the
+  // version/variant bits set on the hex string, instead of two Buffer allocations and a concat.
+  const needed = 16 + name.length * 3;
+  if (scratch.length < needed) {
+    scratch = Buffer.allocUnsafe(Math.max(needed, scratch.length * 2));
+    namespaceBytes.copy(scratch, 0);
+  }
+  const length = scratch.write(name, 16, 'utf8');
+  const hex = oneShot('sha1', scratch.subarray(0, 16 + length), 'hex') as string;
+  const variant = VARIANT_DIGITS[parseInt(hex[16], 16) & 3];
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const VARIANT_DIGITS = '89ab';
+let scratch = Buffer.allocUnsafe(1024);
+namespaceBytes.copy(scratch, 0);
+
+function uuidFromDigest(hash: Buffer): string {
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
@@ -37,7 +55,7 @@ export function chunkId(parts: {
   contentHash: string;
   occurrence?: number;
 }): string {
-  const name = [parts.workspaceId, parts.repoId, parts.path, parts.chunkType, parts.symbol, parts.contentHash].join('\u0000');
+  const name = `${parts.workspaceId}\u0000${parts.repoId}\u0000${parts.path}\u0000${parts.chunkType}\u0000${parts.symbol}\u0000${parts.contentHash}`;
   return uuidV5(parts.occurrence ? `${name}\u0000${parts.occurrence}` : name);
 }
 
