@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { io } from 'socket.io-client';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { bearer, createKey, KEYS_REQUIRED_ENV } from './auth-helpers';
@@ -48,6 +49,43 @@ describe('rate limits (in memory)', () => {
   it('does not limit health checks and metrics', async () => {
     const http = request(t.app.getHttpServer());
     for (let i = 0; i < LIMIT * 2; i++) await http.get('/health').expect(200);
+  });
+});
+
+describe('rate limits on socket messages', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ env: LIMITED_ENV, listen: true });
+  });
+  afterAll(() => t.close());
+
+  it('shares one budget per key with REST: over it, search:start and feedback:rate get rate_limited errors', async () => {
+    const http = request(t.app.getHttpServer());
+    const { key } = await createKey(t, 'default', 'member', 'chatty');
+    const other = await createKey(t, 'default', 'member', 'quiet');
+    for (let i = 0; i < LIMIT - 2; i++) await http.get('/v1/repos').set(bearer(key)).expect(200);
+    const socket = io(t.url!, { transports: ['websocket'], auth: { token: key }, reconnection: false, forceNew: true });
+    const quiet = io(t.url!, { transports: ['websocket'], auth: { token: other.key }, reconnection: false, forceNew: true });
+    try {
+      await Promise.all([socket, quiet].map((s) => new Promise((resolve, reject) => s.once('connect', resolve).once('connect_error', reject))));
+      const outcome = (s: typeof socket, requestId: string) =>
+        new Promise<{ event: string; payload: { error?: string; message?: string } }>((resolve) => {
+          s.on('search:done', (p) => p.request_id === requestId && resolve({ event: 'done', payload: p }));
+          s.on('search:error', (p) => p.request_id === requestId && resolve({ event: 'error', payload: p }));
+          s.emit('search:start', { request_id: requestId, query: 'token' });
+        });
+      expect((await outcome(socket, 'r1')).event).toBe('done'); // LIMIT - 1
+      expect((await outcome(socket, 'r2')).event).toBe('done'); // LIMIT
+      const refused = await outcome(socket, 'r3');
+      expect(refused).toMatchObject({ event: 'error', payload: { error: 'rate_limited', message: expect.stringMatching(/Rate limit exceeded.*retry after \d+ s/) } });
+      const rating = await socket.emitWithAck('feedback:rate', { search_id: '00000000-0000-4000-8000-000000000000', item_id: 'x', rating: 1 });
+      expect(rating).toMatchObject({ error: 'rate_limited' });
+      await http.get('/v1/repos').set(bearer(key)).expect(429); // the same budget
+      expect((await outcome(quiet, 'q1')).event).toBe('done'); // another key is not affected
+    } finally {
+      socket.close();
+      quiet.close();
+    }
   });
 });
 

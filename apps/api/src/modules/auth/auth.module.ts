@@ -12,6 +12,7 @@ import { ApiKeysService } from './api-keys.service';
 import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
+import { CallerRateLimit } from './caller-rate-limit';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStorage } from './rate-limit.storage';
 
@@ -33,7 +34,7 @@ import { RateLimitStorage } from './rate-limit.storage';
     }),
   ],
   controllers: [ApiKeysController, AuthController],
-  providers: [ApiKeysRepository, ApiKeysService, AuthService, RateLimitGuard, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [AuthService, ApiKeysService],
+  providers: [ApiKeysRepository, ApiKeysService, AuthService, RateLimitGuard, CallerRateLimit, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [AuthService, ApiKeysService, CallerRateLimit],
 })
 export class AuthModule {}

@@ -16,6 +16,7 @@ import type { Server, Socket } from 'socket.io';
 import { DomainError } from '../../common/domain-error';
 import type { AuthContext } from '../auth/auth-context';
 import { AuthService } from '../auth/auth.service';
+import { CallerRateLimit } from '../auth/caller-rate-limit';
 import { socketAuthMiddleware } from '../auth/socket-auth.middleware';
 import { FeedbackService } from '../feedback/feedback.service';
 import { SearchService } from '../fusion/search.service';
@@ -40,7 +41,14 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     private readonly auth: AuthService,
     private readonly search: SearchService,
     private readonly feedback: FeedbackService,
+    private readonly rateLimit: CallerRateLimit,
   ) {}
+
+  /** Counts the message against the caller's rate limit; the refusal text when over it. */
+  private async overLimit(socket: SextantSocket): Promise<string | null> {
+    const retryAfterS = await this.rateLimit.consume(socket.data.auth!, socket.handshake.address);
+    return retryAfterS === null ? null : this.rateLimit.describe(retryAfterS);
+  }
 
   afterInit(server: Server): void {
     server.use(socketAuthMiddleware(this.auth) as never);
@@ -71,6 +79,8 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     if (!request.success) {
       return void socket.emit('search:error', { request_id: requestId, error: 'invalid_request', message: request.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') });
     }
+    const limited = await this.overLimit(socket);
+    if (limited) return void socket.emit('search:error', { request_id: requestId, error: 'rate_limited', message: limited });
     const auth = socket.data.auth!;
     this.running.get(socket.id)?.controller.abort();
     const controller = new AbortController();
@@ -126,6 +136,11 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
       const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
       socket.emit('feedback:error', { ...ref, error: 'invalid_request', message });
       return { error: 'invalid_request', message };
+    }
+    const limited = await this.overLimit(socket);
+    if (limited) {
+      socket.emit('feedback:error', { ...ref, error: 'rate_limited', message: limited });
+      return { error: 'rate_limited', message: limited };
     }
     try {
       return await this.feedback.rate(socket.data.auth!, parsed.data);
