@@ -4,3 +4,4 @@ export * from './credit-assignment';
 export * from './pairwise-gradient';
 export * from './weight-update';
 export * from './rating-cap';
+export * from './rated-page';

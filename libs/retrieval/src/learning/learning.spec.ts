@@ -2,6 +2,7 @@ import { assignCredit } from './credit-assignment';
 import { applyFloor } from './normalise-weights';
 import { capRatingChange, planRatingChange } from './rating-cap';
 import { pairwiseGradient, ratingGradient } from './pairwise-gradient';
+import { pageItems, ratedPage } from './rated-page';
 import { scheduledStep, updateWeights } from './weight-update';
 
 const plain = { learningRate: 0.1, floor: 0, decay: 0 };
@@ -109,6 +110,28 @@ describe('pairwiseGradient: hand-computed credit', () => {
 
   it('a page whose ratings are all equal teaches nothing', () => {
     expect(pairwiseGradient(page(-1, -1, -1))).toEqual({ s1: 0, s2: 0 });
+  });
+});
+
+describe('ratedPage: what the search showed, rebuilt from its pool', () => {
+  const pathOf = (id: string) => id.slice(id.indexOf(':', 5) + 1);
+  const pool = [{ source: 'file.dense', items: [{ id: 'file:r:src/a.test.ts', score: 1 }, { id: 'file:r:src/b.ts', score: 0.9 }, { id: 'file:r:src/c.ts', score: 0 }] }];
+
+  it('orders by fused score × structural prior: the test file (prior 0.8: 1 × 0.8) falls below src/b.ts (0.9 × 1)', () => {
+    const page = ratedPage({ strategy: 'weighted', pool, weights: { 'file.dense': 1 }, pageSize: 2, pathOf });
+    expect(page.shown).toEqual(['file:r:src/b.ts', 'file:r:src/a.test.ts']);
+    expect(page.priors.get('file:r:src/a.test.ts')).toBe(0.8);
+    expect(page.evidence.get('file:r:src/b.ts')).toEqual({ 'file.dense': 0.9 });
+  });
+
+  it('page items: the shown results (unrated = 0) plus every rated item, with the learned ratings', () => {
+    const page = ratedPage({ strategy: 'weighted', pool, weights: { 'file.dense': 1 }, pageSize: 1, pathOf });
+    const input = pageItems(page, new Map([['file:r:src/c.ts', -1]]), 0.05);
+    expect(input.items.map((i) => [i.id, i.rating, i.prior])).toEqual([
+      ['file:r:src/b.ts', 0, 1],
+      ['file:r:src/c.ts', -1, 1],
+    ]);
+    expect(input).toMatchObject({ sources: ['file.dense'], temperature: 0.05 });
   });
 });
 

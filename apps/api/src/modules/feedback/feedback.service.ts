@@ -12,21 +12,19 @@ import {
   type WeightsUpdatedEvent,
 } from '@sextant/contracts';
 import {
-  applyPriors,
   assignCredit,
   DEFAULT_FUSION_WEIGHTS,
-  fuse,
   isFusionStrategy,
+  pageItems,
   planRatingChange,
-  poolEvidence,
+  ratedPage,
   ratingGradient,
   scheduledStep,
   updateWeights,
   type LearnerParams,
-  type PageItem,
   type QueryClass,
+  type RatedPage,
   type SourceRanking,
-  type SourceWeights,
 } from '@sextant/retrieval';
 import { DataSource, MoreThan, type EntityManager } from 'typeorm';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
@@ -86,17 +84,9 @@ export class FeedbackService implements FeedbackRater {
     const pool = toRankings(poolRows);
     const strategy = isFusionStrategy(search.strategy) ? search.strategy : 'weighted';
     const credit = assignCredit({ strategy, pool, weights: search.weights, itemId });
-    // The page the rating is judged on: the search's first K results by fused score (what it showed) and,
-    // inside the transaction, every item this principal rated; every source that answered takes part.
-    // Same fusion and structural priors as SearchService, so `shown` is the order the search showed.
-    const ranked = applyPriors(fuse(strategy, pool, { weights: search.weights, primary: PRIMARY, secondary: SECONDARY }).map((f) => ({ ...f, path: pathOfItem(f.id) })));
-    const page: RatedPage = {
-      sources: pool.map((r) => r.source),
-      weights: search.weights,
-      evidence: poolEvidence(strategy, pool),
-      priors: new Map(ranked.map((f) => [f.id, f.prior])),
-      shown: ranked.slice(0, Math.max(1, Math.min(this.params.pageSize, search.resultCount || this.params.pageSize))).map((f) => f.id),
-    };
+    // The page the rating is judged on: what the search showed (first K results) plus, inside the
+    // transaction, every item this principal rated; every source that answered takes part.
+    const page = ratedPage({ strategy, pool, weights: search.weights, pageSize: Math.min(this.params.pageSize, search.resultCount || this.params.pageSize), pathOf: pathOfItem });
     const at = options.at ?? new Date();
 
     const outcome = await this.lock.run(`${auth.workspaceId}:${queryClass}`, () => this.withVersionRetry(() => this.tx.run((m) => this.apply(m, { auth, searchId, itemId, rating, stars, queryClass, page, at }))));
@@ -179,7 +169,7 @@ export class FeedbackService implements FeedbackRater {
       const mine = await ratings.find({ select: { itemId: true, applied: true }, where: { workspaceId: ws, principal: a.auth.principal, searchId: a.searchId } });
       const learnedBefore = new Map(mine.map((r) => [r.itemId, r.applied]));
       const learnedAfter = new Map(learnedBefore).set(a.itemId, plan.appliedAfter);
-      const gradient = ratingGradient(pageInput(a.page, learnedBefore, this.params.temperature), pageInput(a.page, learnedAfter, this.params.temperature));
+      const gradient = ratingGradient(pageItems(a.page, learnedBefore, this.params.temperature), pageItems(a.page, learnedAfter, this.params.temperature));
       // Step schedule: n = updates this class learned since the prior was set.
       const n = await ledger.count({ where: { workspaceId: ws, queryClass: a.queryClass, outcome: 'updated', weightsVersion: MoreThan(chosen?.version ?? 0) } });
       const step = updateWeights({ weights: current.weights, prior, gradient, params: { ...scheduledStep(n, this.params), floor: this.params.floor } });
@@ -225,28 +215,8 @@ export class FeedbackService implements FeedbackRater {
   }
 }
 
-/** A rated search as the learner sees it (see {@link pageInput}). */
-interface RatedPage {
-  sources: string[];
-  weights: SourceWeights;
-  evidence: Map<string, Record<string, number>>;
-  /** Structural prior of every pooled item. */
-  priors: Map<string, number>;
-  /** Ids of the search's first K results (fused score × prior). */
-  shown: string[];
-}
-
-const PRIMARY = ['file.dense', 'file.keyword', 'file.symbol'];
-const SECONDARY = ['task.dense', 'task.keyword'];
-/** The file path of a file result id (`file:<repo uuid>:<path>`). */
+/** The file path of a file result id (`file:<repo uuid>:<path>`), as SearchService derives it. */
 const pathOfItem = (id: string) => id.slice(id.indexOf(':', 5) + 1);
-
-/** The page's items — shown results (unrated = 0) and every rated item — with the ratings the weights learned. */
-function pageInput(page: RatedPage, learned: ReadonlyMap<string, number>, temperature: number) {
-  const ids = [...new Set([...page.shown, ...learned.keys()])];
-  const items: PageItem[] = ids.map((id) => ({ id, rating: learned.get(id) ?? 0, evidence: page.evidence.get(id) ?? {}, prior: page.priors.get(id) ?? 1 }));
-  return { items, sources: page.sources, weights: page.weights, temperature };
-}
 
 /** Pool rows -> one ranked list per source, in logged rank order. */
 export function toRankings(rows: readonly SearchPoolEntity[]): SourceRanking[] {
