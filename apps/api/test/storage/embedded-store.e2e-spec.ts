@@ -1,9 +1,10 @@
 /**
  * Embedded-store behaviour beyond the shared ChunkIndex contract: opening files written by the
- * FTS5-based version, the exact-path delete fast path, and slot reuse.
+ * FTS5-based version, the exact-path delete fast path, slot reuse, and the float-vector file
+ * used for rescoring.
  */
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tokenize, type ChunkPayload, type ChunkPoint, type KeywordMode, type TaskPoint } from '@sextant/retrieval';
@@ -136,5 +137,73 @@ describe('embedded store', () => {
       store = openEmbeddedStore({ file });
     }
     await store.close();
+  });
+
+  describe('float-vector file (rescoring)', () => {
+    // 200 points, k = 60: with oversampling 4 every point is rescored, so the answer is the exact float ranking.
+    const points = Array.from({ length: 200 }, (_, i) => ({ ...chunk(`v${i}`, `src/v${i % 17}.ts`, `value ${i}`), vector: vec(i * 1.37 + 0.5) }));
+    const exact = (q: number[]) => {
+      const n = (v: readonly number[]) => Math.hypot(...v);
+      return points
+        .map((p) => ({ id: p.id, score: (p.vector as number[]).reduce((s, x, i) => s + x * q[i], 0) / n(p.vector as number[]) / n(q) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 60);
+    };
+    const queries = [vec(3), vec(11), vec(42)];
+    async function expectExact(store: ReturnType<typeof openEmbeddedStore>) {
+      for (const q of queries) {
+        const hits = await store.chunks.searchDense(q, { workspaceId: WS }, 60);
+        expect(hits.map((h) => h.id)).toEqual(exact(q).map((h) => h.id));
+        hits.forEach((h, i) => expect(h.score).toBeCloseTo(exact(q)[i].score, 5));
+      }
+    }
+    const vectorFile = () => `${file}-chunks.f32`;
+    const scribble = () => {
+      const fd = openSync(vectorFile(), 'r+');
+      writeSync(fd, Buffer.alloc(points.length * DIMS * 4, 0x41), 0, points.length * DIMS * 4, 64);
+      closeSync(fd);
+    };
+
+    it('rescores from the file and survives a clean restart', async () => {
+      const store = openEmbeddedStore({ file });
+      await store.chunks.upsert(points);
+      await expectExact(store);
+      expect(existsSync(vectorFile())).toBe(true);
+      await store.close();
+      const again = openEmbeddedStore({ file });
+      await expectExact(again);
+      await again.close();
+    });
+
+    it('rebuilds the file from SQLite after a crash, when it is missing, and when SQLite was restored from a copy', async () => {
+      const first = openEmbeddedStore({ file });
+      await first.chunks.upsert(points);
+      await first.close();
+      // Written to after a clean open, then never closed (a crash): garbage in the file must not survive the next open.
+      const crashed = openEmbeddedStore({ file });
+      await crashed.chunks.upsert(points.slice(0, 3));
+      scribble();
+      const second = openEmbeddedStore({ file });
+      await expectExact(second);
+      await second.close();
+      await crashed.close(); // (releases the connection; the file is rebuilt below anyway)
+
+      rmSync(vectorFile());
+      const third = openEmbeddedStore({ file });
+      await expectExact(third);
+      await third.close();
+
+      // A copy of the database from an earlier clean close, put back after the file moved on.
+      copyFileSync(file, `${file}.bak`);
+      const fourth = openEmbeddedStore({ file });
+      await fourth.chunks.upsert(points.map((p) => ({ ...p, vector: (p.vector as number[]).map((x) => -x) })));
+      await fourth.close();
+      rmSync(`${file}-wal`, { force: true });
+      rmSync(`${file}-shm`, { force: true });
+      copyFileSync(`${file}.bak`, file);
+      const fifth = openEmbeddedStore({ file });
+      await expectExact(fifth);
+      await fifth.close();
+    });
   });
 });

@@ -94,6 +94,11 @@ export class EmbeddedChunkIndex implements ChunkIndex {
     return { ok: true, backend: 'embedded', points: this.collection.size };
   }
 
+  /** Marks the collection's float-vector file clean; the owning store calls it before closing the database. */
+  closeFiles(): void {
+    this.collection.closeFiles();
+  }
+
   /** The owning store closes the database; an index alone has nothing to release. */
   async close(): Promise<void> {}
 }

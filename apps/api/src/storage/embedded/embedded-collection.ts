@@ -9,6 +9,7 @@ import {
   type ScoredPoint,
   type StoredPoint,
 } from '@sextant/retrieval';
+import { FloatVectorFile } from './float-vector-file';
 import { absQuantile, INT8_QUANTILE, normalize, quantizeInto } from './int8-quantizer';
 import { KeywordIndex, keywordQueryTerms } from './keyword-index';
 
@@ -51,6 +52,10 @@ const SUBSET_FRACTION = 1 / 8;
 const MAX_SEARCH_K = 1000;
 /** Candidate masks kept per collection (one per distinct key-only filter). */
 const MASK_CACHE_SIZE = 8;
+
+function f32View(blob: Buffer): Float32Array {
+  return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
+}
 
 /** The slots of `hits` as a JSON array, for `json_each`. */
 function slotList(hits: readonly { slot: number }[]): string {
@@ -98,6 +103,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private generation = 0;
   /** Masks of plain key filters (workspace, repos, langs, …) for the current generation, most recent last. */
   private maskCache = new Map<string, { generation: number; mask: Uint8Array; count: number }>();
+  /** Float originals for rescoring (`<db file>-<name>.f32`); null for in-memory databases or when it cannot be used. */
+  private floatFile: FloatVectorFile | null = null;
+  private readonly floatFilePath: string | null;
+  private floatFileFailed = false;
   /**
    * Slots per path as doubly linked lists in typed arrays (values are slot + 1, 0 = none), so
    * deletes and counts by exact path skip the full scan without an object per path.
@@ -129,6 +138,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         kw BLOB
       );
       CREATE TABLE IF NOT EXISTS ${t}_terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS sextant_vector_files (collection TEXT PRIMARY KEY, token TEXT NOT NULL);
     `);
     upgradeSchema(db, t);
     this.stmt = {
@@ -148,16 +158,61 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       payloads: db.prepare(`SELECT slot, id, payload FROM ${t}_points WHERE slot IN (SELECT value FROM json_each(?))`).raw(true),
       f32s: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points WHERE slot IN (SELECT value FROM json_each(?))`).raw(true),
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
+      allF32Raw: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`).raw(true),
       setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
       load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8, tokens, kw FROM ${t}_points ORDER BY slot`),
       maxSlot: db.prepare(`SELECT max(slot) AS slot FROM ${t}_points`),
+      fileToken: db.prepare(`SELECT token FROM sextant_vector_files WHERE collection = ?`),
+      setFileToken: db.prepare(`INSERT INTO sextant_vector_files (collection, token) VALUES (?, ?) ON CONFLICT(collection) DO UPDATE SET token = excluded.token`),
     };
     const meta = this.stmt.meta.get(t) as { dims: number | null; scale: number | null } | undefined;
     this.dims = meta?.dims ?? options.dims;
     if (options.dims !== undefined && meta?.dims != null && meta.dims !== options.dims) {
       throw new Error(`collection "${t}" stores ${meta.dims}-dimensional vectors but ${options.dims} were configured; rebuild the index`);
     }
+    this.floatFilePath = db.memory ? null : `${db.name}-${this.name}.f32`;
     this.load();
+    this.openFloatFile();
+  }
+
+  /**
+   * Opens the float-vector file, rebuilding it from SQLite unless it was closed cleanly with the
+   * token SQLite holds. Any failure leaves rescoring on SQLite reads.
+   */
+  private openFloatFile(): void {
+    if (!this.floatFilePath || this.dims === undefined || this.floatFile || this.floatFileFailed) return;
+    try {
+      const token = (this.stmt.fileToken.get(this.name) as { token: string } | undefined)?.token ?? null;
+      const { file, valid } = FloatVectorFile.open(this.floatFilePath, this.dims, token);
+      this.floatFile = file;
+      if (!valid) {
+        for (const [slot, blob] of this.stmt.allF32Raw.iterate() as Iterable<[number, Buffer]>) file.write(slot, f32View(blob));
+      }
+    } catch {
+      this.dropFloatFile();
+    }
+  }
+
+  private dropFloatFile(): void {
+    this.floatFileFailed = true;
+    try {
+      this.floatFile?.abandon();
+    } catch {
+      // already unusable
+    }
+    this.floatFile = null;
+  }
+
+  /** Marks the float-vector file clean (the owning store calls this before closing the database). */
+  closeFiles(): void {
+    if (!this.floatFile) return;
+    try {
+      const token = this.floatFile.close();
+      this.floatFile = null;
+      this.stmt.setFileToken.run(this.name, token);
+    } catch {
+      this.dropFloatFile();
+    }
   }
 
   /** Points across all workspaces. */
@@ -364,6 +419,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     }
 
     this.generation++;
+    this.floatFile?.beginWrites();
+    const slots = new Int32Array(n);
     const write = this.db.transaction(() => {
       if (this.dims === undefined) {
         this.dims = dims;
@@ -379,6 +436,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const p = points[idx];
         const existing = this.slotById.get(p.id);
         const slot = existing ?? this.allocate();
+        slots[idx] = slot;
         const facts = this.facts(p.payload);
         const f32 = batch.subarray(idx * dims, (idx + 1) * dims);
         quantizeInto(f32, this.scale!, i8);
@@ -397,6 +455,14 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     } catch (e) {
       this.load(); // the transaction rolled back; rebuild the mirror from what is on disk
       throw e;
+    }
+    if (!this.floatFile) this.openFloatFile(); // first vectors of a new collection: the file starts now (copying them)
+    else {
+      try {
+        for (let idx = 0; idx < n; idx++) this.floatFile.write(slots[idx], batch.subarray(idx * dims, (idx + 1) * dims));
+      } catch {
+        this.dropFloatFile();
+      }
     }
   }
 
@@ -650,6 +716,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
 
   private rescore(query: Float32Array, hits: { slot: number; score: number }[]): { slot: number; score: number }[] {
     if (!hits.length) return hits;
+    const fromFile = this.floatFile ? this.rescoreFromFile(this.floatFile, query, hits) : null;
+    if (fromFile) return fromFile;
     const vectors = new Map<number, Buffer>();
     for (const [slot, blob] of this.stmt.f32s.all(slotList(hits)) as [number, Buffer][]) vectors.set(slot, blob);
     const out = hits.map((h) => {
@@ -660,6 +728,23 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       for (let i = 0; i < f.length; i++) dot += f[i] * query[i];
       return { slot: h.slot, score: dot };
     });
+    return out.sort((a, b) => b.score - a.score);
+  }
+
+  private rescoreFromFile(file: FloatVectorFile, query: Float32Array, hits: { slot: number; score: number }[]): { slot: number; score: number }[] | null {
+    const out: { slot: number; score: number }[] = [];
+    try {
+      for (const h of hits) {
+        const f = file.read(h.slot);
+        if (!f) return null; // shorter than expected: not trustworthy, read from SQLite
+        let dot = 0;
+        for (let i = 0; i < f.length; i++) dot += f[i] * query[i];
+        out.push({ slot: h.slot, score: dot });
+      }
+    } catch {
+      this.dropFloatFile();
+      return null;
+    }
     return out.sort((a, b) => b.score - a.score);
   }
 

@@ -46,6 +46,9 @@ export class EmbeddedStore {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.chunks.closeFiles();
+    this.tasks.closeFiles();
+    this.db.close();
   }
 }

@@ -73,5 +73,10 @@ export class EmbeddedTaskIndex implements TaskIndex {
     return { ok: true, backend: 'embedded', points: this.collection.size };
   }
 
+  /** Marks the collection's float-vector file clean; the owning store calls it before closing the database. */
+  closeFiles(): void {
+    this.collection.closeFiles();
+  }
+
   async close(): Promise<void> {}
 }
