@@ -18,7 +18,8 @@
  * latency of `search()` (query embedding, every source, aggregation, fusion, priors) for
  * `--queries` queries — half identifier queries (`parseHttpResponse`), half natural-language
  * ones — sequentially, after a warm-up; then queries/s of the default strategy at
- * concurrency 8. The result cache is off (`cache: false`) so every call does the work; pool
+ * concurrency 8 (`cpu_ms`: process CPU time per search, which other jobs on the machine disturb less
+ * than wall time). The result cache is off (`cache: false`) so every call does the work; pool
  * logging stays at its default. Other jobs share the 2 cores, so figures may be depressed.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -187,6 +188,8 @@ async function main() {
       const ms: number[] = [];
       const phases: Record<string, number[]> = {};
       let empty = 0;
+      // CPU time of the whole process per search (pool writes included): less sensitive to other jobs than wall time.
+      const cpu0 = process.cpuUsage();
       for (const q of queries) {
         const t = performance.now();
         const res = await ask(q, extra);
@@ -196,7 +199,9 @@ async function main() {
       }
       // Where the time goes (the service's own timings_ms, p50 per phase): sources overlap, so they do not add up.
       const phases_p50 = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, pct(v, 50)]));
-      return { p50: pct(ms, 50), p95: pct(ms, 95), mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2), empty, phases_p50 };
+      const cpu = process.cpuUsage(cpu0);
+      const cpu_ms = +((cpu.user + cpu.system) / 1000 / queries.length).toFixed(2);
+      return { p50: pct(ms, 50), p95: pct(ms, 95), mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2), cpu_ms, empty, phases_p50 };
     };
 
     const perStrategy: Record<string, Awaited<ReturnType<typeof measure>>> = {};
