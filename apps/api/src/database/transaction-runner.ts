@@ -3,6 +3,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 
 /**
+ * Save options for a one-row write outside `TransactionRunner.run`. On SQLite every caller shares
+ * one connection, so TypeORM's implicit per-save transaction could open while a `run()` is
+ * between statements and the two would nest as a savepoint: one side's COMMIT would only release
+ * the other's savepoint, and a later rollback would undo writes already reported as committed.
+ * A single INSERT/UPDATE is atomic on its own and needs no transaction.
+ */
+export const SINGLE_STATEMENT = { transaction: false } as const;
+
+/**
  * Runs a transaction. With better-sqlite3, TypeORM has exactly one connection, so two
  * concurrent `transaction()` calls would interleave their BEGIN/SAVEPOINT/COMMIT and fail
  * ("cannot start a transaction within a transaction"); on SQLite transactions are therefore

@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Repository } from 'typeorm';
 import type { Role } from './auth-context';
 import { ApiKeyEntity } from './api-key.entity';
+import { SINGLE_STATEMENT } from '../../database/transaction-runner';
 
 /** Every read and write of `api_keys`. Workspace-scoped except the prefix lookup that authentication starts from. */
 @Injectable()
@@ -20,7 +21,7 @@ export class ApiKeysRepository {
   }
 
   insert(row: { workspaceId: string; name: string; role: Role; prefix: string; hash: string }): Promise<ApiKeyEntity> {
-    return this.rows.save(this.rows.create({ id: randomUUID(), ...row, lastUsedAt: null, revokedAt: null }));
+    return this.rows.save(this.rows.create({ id: randomUUID(), ...row, lastUsedAt: null, revokedAt: null }), SINGLE_STATEMENT);
   }
 
   listByWorkspace(workspaceId: string): Promise<ApiKeyEntity[]> {

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { WorkspaceEntity } from './workspace.entity';
+import { SINGLE_STATEMENT } from '../../database/transaction-runner';
 
 @Injectable()
 export class WorkspacesRepository {
@@ -22,6 +23,6 @@ export class WorkspacesRepository {
 
   async create(slug: string, name: string): Promise<WorkspaceEntity> {
     const row = this.rows.create({ id: randomUUID(), slug, name });
-    return this.rows.save(row);
+    return this.rows.save(row, SINGLE_STATEMENT);
   }
 }

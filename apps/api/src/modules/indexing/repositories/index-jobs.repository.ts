@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { IndexJobKind } from '@sextant/contracts';
 import { In, Repository } from 'typeorm';
 import { emptyCounts, IndexJobEntity, IndexJobOptions } from '../entities/index-job.entity';
+import { SINGLE_STATEMENT } from '../../../database/transaction-runner';
 
 /** Data access for `index_jobs`; every method is scoped by workspace. */
 @Injectable()
@@ -34,10 +35,11 @@ export class IndexJobsRepository {
   create(workspaceId: string, repositoryId: string, kind: IndexJobKind, options: IndexJobOptions = {}): Promise<IndexJobEntity> {
     return this.rows.save(
       this.rows.create({ id: randomUUID(), workspaceId, repositoryId, kind, status: 'queued', phase: 'discover', counts: emptyCounts(), errors: [], checkpoint: {}, options, attempts: 0, error: null, startedAt: null, finishedAt: null }),
+      SINGLE_STATEMENT,
     );
   }
 
   async save(job: IndexJobEntity): Promise<void> {
-    await this.rows.save(job);
+    await this.rows.save(job, SINGLE_STATEMENT);
   }
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { RepositoryEntity } from '../entities/repository.entity';
+import { SINGLE_STATEMENT } from '../../../database/transaction-runner';
 
 /** Data access for `repositories`; every method is scoped by workspace. */
 @Injectable()
@@ -35,7 +36,7 @@ export class RepositoriesRepository {
   }
 
   create(workspaceId: string, data: Pick<RepositoryEntity, 'name' | 'rootPath' | 'gitUrl' | 'watch'>): Promise<RepositoryEntity> {
-    return this.rows.save(this.rows.create({ id: randomUUID(), workspaceId, settings: {}, lastIndexedCommit: null, lastIndexedAt: null, ...data }));
+    return this.rows.save(this.rows.create({ id: randomUUID(), workspaceId, settings: {}, lastIndexedCommit: null, lastIndexedAt: null, ...data }), SINGLE_STATEMENT);
   }
 
   async update(workspaceId: string, id: string, patch: Partial<Pick<RepositoryEntity, 'watch' | 'lastIndexedCommit' | 'lastIndexedAt' | 'name'>>): Promise<void> {
