@@ -207,6 +207,13 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
       await mate.waitForSelector('.search-status[data-status="done"]');
       await expect(mate.locator('.result[data-path]').first().getAttribute('data-path')).resolves.toBe('src/auth/token.py');
       await shot(mate, 'search-dark');
+      // The theme button overrides the system preference: system -> light -> dark.
+      const background = () => mate.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      await mate.getByRole('button', { name: /^theme: system/ }).click();
+      await expect(background()).resolves.toBe('rgb(246, 247, 249)');
+      await mate.getByRole('button', { name: /^theme: light/ }).click();
+      await expect(background()).resolves.toBe('rgb(15, 18, 22)');
+      await mate.getByRole('button', { name: /^theme: dark/ }).click(); // back to following the system
       await mate.close();
       await page.waitForFunction(() => !document.querySelector('.person')?.textContent?.includes('×2'));
     } finally {
