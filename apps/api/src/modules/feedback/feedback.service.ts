@@ -170,8 +170,9 @@ export class FeedbackService implements FeedbackRater {
       const learnedBefore = new Map(mine.map((r) => [r.itemId, r.applied]));
       const learnedAfter = new Map(learnedBefore).set(a.itemId, plan.appliedAfter);
       const gradient = ratingGradient(pageItems(a.page, learnedBefore, this.params.temperature), pageItems(a.page, learnedAfter, this.params.temperature));
-      // Step schedule: n = updates this class learned since the prior was set.
-      const n = await ledger.count({ where: { workspaceId: ws, queryClass: a.queryClass, outcome: 'updated', weightsVersion: MoreThan(chosen?.version ?? 0) } });
+      // Step schedule: n = updates this class learned since the prior was set. Every version after the
+      // newest person-set one was appended by a rating (one per update), so n is the version difference.
+      const n = Math.max(0, current.version - (chosen?.version ?? 0));
       const step = updateWeights({ weights: current.weights, prior, gradient, params: { ...scheduledStep(n, this.params), floor: this.params.floor } });
       if (step.changed) {
         const next = await this.weights.appendIn(m, ws, a.queryClass, roundWeights(step.weights), 'feedback', { principal: a.auth.principal });
