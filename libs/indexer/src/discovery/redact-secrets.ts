@@ -4,7 +4,8 @@ const SECRET_PATTERNS: readonly RegExp[] = [
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g,
   // AWS access key ids and secret keys assigned to an aws_secret name.
   /\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
-  /(?<=aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
+  // (`keep` is left in place; a lookbehind here made the engine try the name at every position of every file.)
+  /(?<keep>aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?)[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+])/gi,
   // GitHub tokens (classic and fine-grained).
   /\bgh[pousr]_[A-Za-z0-9]{36,255}\b/g,
   /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
@@ -36,10 +37,12 @@ export function redactSecrets(text: string): { text: string; redactions: number 
     pattern.lastIndex = 0;
     if (!pattern.test(out)) continue;
     pattern.lastIndex = 0;
-    out = out.replace(pattern, (match) => {
+    out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
       redactions++;
-      const newlines = match.split('\n').length - 1;
-      return REDACTED + '\n'.repeat(newlines);
+      const groups = rest[rest.length - 1] as { keep?: string } | undefined;
+      const keep = typeof groups === 'object' && groups?.keep ? groups.keep : '';
+      const newlines = match.split('\n').length - 1 - (keep.split('\n').length - 1);
+      return keep + REDACTED + '\n'.repeat(newlines);
     });
   }
   return { text: out, redactions };
