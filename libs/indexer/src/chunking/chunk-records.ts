@@ -1,6 +1,6 @@
 import type Parser from 'tree-sitter';
 import { isParsedLanguage, type ParsedLanguage } from '../language/language';
-import { LiteTreeReader } from '../parsing/lite-node';
+import { liteRoot } from '../parsing/lite-node';
 import { parseFile } from '../parsing/parse-file';
 import { extractImports } from '../symbols/extract-imports';
 import { extractReferences } from '../symbols/extract-references';
@@ -61,7 +61,7 @@ export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = 
 
     const spec = languageSpec(lang);
     const chunker = new CastChunker(src, spec, input.path, budget, lang === 'python');
-    const lite = new LiteTreeReader(tree).root;
+    const lite = liteRoot(tree);
     const { drafts, file } = chunker.run(lite);
     addUncoveredWindows(drafts, file, src, budget);
     // A file that starts straight with a definition (one class covering the whole file, say) has no

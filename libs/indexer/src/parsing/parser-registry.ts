@@ -99,7 +99,7 @@ export function nativeBinding(): NativeBinding | null {
       loaded.Tree === (loadParserClass() as unknown as { Tree: unknown }).Tree &&
       loaded.nodeTransferArray instanceof Uint32Array &&
       typeof loaded.getNodeTypeNamesById === 'function' &&
-      ['descendantsOfType', 'childForFieldName', 'endIndex'].every((m) => typeof methods?.[m] === 'function')
+      ['descendantsOfType', 'childForFieldName', 'endIndex', 'children', 'isNamed'].every((m) => typeof methods?.[m] === 'function')
     ) {
       binding = loaded;
     }

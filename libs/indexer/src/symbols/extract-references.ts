@@ -95,7 +95,8 @@ function nativeCallees(native: NativeBinding, tree: Parser.Tree, lang: ParsedLan
   if (!names) typeNames.set(lang, (names = native.getNodeTypeNamesById(grammarFor(lang))));
   const methods = native.NodeMethods;
   const root = wordsOf(tree.rootNode);
-  native.nodeTransferArray.set(Array.prototype.slice.call(root, 0, NODE_WORDS));
+  const transfer = native.nodeTransferArray;
+  for (let k = 0; k < NODE_WORDS; k++) transfer[k] = root[k];
   const found = methods.descendantsOfType(tree, typesFor(lang)) as (number | { type: string })[] | undefined;
   if (!found) return [];
   // Later calls reuse the transfer buffer (which may have been reallocated): copy the results out.
