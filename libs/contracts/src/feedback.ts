@@ -158,6 +158,12 @@ export const WeightsResponseSchema = z.object({
   /** The learner's parameters (docs/feedback.md). */
   learner: z.object({
     learning_rate: z.number(),
+    /** T of the pairwise weight 2σ((f_j − f_i)/T). */
+    temperature: z.number(),
+    /** n₀ of the step schedule η / √(1 + n/n₀). */
+    anneal_ratings: z.number(),
+    /** Results counted as shown on a page (unrated ones are neutral). */
+    page_size: z.number(),
     floor: z.number(),
     decay: z.number(),
     cap_per_window: z.number(),

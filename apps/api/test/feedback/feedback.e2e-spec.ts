@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { FeedbackRateResponse, WeightsResponse, WeightsUpdatedEvent } from '@sextant/contracts';
+import { WeightsResponseSchema, type FeedbackRateResponse, type WeightsResponse, type WeightsUpdatedEvent } from '@sextant/contracts';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { FeedbackEvents } from '../../src/modules/realtime/realtime.events';
@@ -47,7 +47,8 @@ describe('feedback: ratings move the fusion weights (REST, socket, MCP)', () => 
   }
 
   async function weights(key = keys.reader): Promise<WeightsResponse> {
-    return (await api().get('/v1/weights').set(bearer(key)).expect(200)).body;
+    // Every response has the documented shape, learner parameters included.
+    return WeightsResponseSchema.parse((await api().get('/v1/weights').set(bearer(key)).expect(200)).body);
   }
 
   const currentOf = (w: WeightsResponse, qc: string) => w.classes.find((c) => c.query_class === qc)!.current;

@@ -62,7 +62,7 @@ export class LearnedWeightsService {
     return {
       classes,
       ratings: { ...totals, by_day: [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, c]) => ({ day, ...c })), by_class: byClass },
-      learner: { learning_rate: this.params.learningRate, floor: this.params.floor, decay: this.params.decay, cap_per_window: this.params.capPerWindow, window_seconds: this.params.windowMs / 1000 },
+      learner: { learning_rate: this.params.learningRate, temperature: this.params.temperature, anneal_ratings: this.params.annealRatings, page_size: this.params.pageSize, floor: this.params.floor, decay: this.params.decay, cap_per_window: this.params.capPerWindow, window_seconds: this.params.windowMs / 1000 },
     };
   }
 
