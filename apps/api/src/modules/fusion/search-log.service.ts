@@ -3,9 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { SourceRanking } from '@sextant/retrieval';
 import { DataSource } from 'typeorm';
 import { bulkInsert } from '../../database/bulk-write';
+import { timeOrderedId } from '../../database/time-ordered-id';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
-import { timeOrderedId } from './time-ordered-id';
 
 /** How deep each source's ranking is logged (ratings only ever concern items near the top). */
 export const POOL_DEPTH = 50;
