@@ -287,14 +287,18 @@ export class NativeTreeReader implements TreeReader {
     if (!found || found.length === 0) return [];
     // Copy the words out before the next call reuses the (possibly reallocated) transfer buffer.
     const buffer = this.native.nodeTransferArray;
-    const block = new Uint32Array(found.length * NODE_WORDS);
-    for (let i = 0, offset = 0; i < found.length; i++) {
-      const value = found[i];
-      if (typeof value === 'number') {
-        for (let k = 0; k < NODE_WORDS; k++) block[i * NODE_WORDS + k] = buffer[offset + k];
-        offset += NODE_WORDS;
-      } else {
-        for (let k = 0; k < NODE_WORDS; k++) block[i * NODE_WORDS + k] = value[k];
+    let block: Uint32Array;
+    if (found.every((value) => typeof value === 'number')) {
+      block = buffer.slice(0, found.length * NODE_WORDS);
+    } else {
+      // Some children were already wrapped (cached) by node-tree-sitter: their words live on the object.
+      block = new Uint32Array(found.length * NODE_WORDS);
+      for (let i = 0, offset = 0; i < found.length; i++) {
+        const value = found[i];
+        const source: ArrayLike<number> = typeof value === 'number' ? buffer : value;
+        const from = typeof value === 'number' ? offset : 0;
+        for (let k = 0; k < NODE_WORDS; k++) block[i * NODE_WORDS + k] = source[from + k];
+        if (typeof value === 'number') offset += NODE_WORDS;
       }
     }
     const out: LiteNode[] = new Array(found.length);
