@@ -1,6 +1,7 @@
 import { Embedder } from './embedder.port';
 import { EmbeddingError } from './embedding.error';
 import { HashEmbedder } from './hash/hash.embedder';
+import { ThreadedHashEmbedder } from './hash/threaded-hash.embedder';
 import { OpenAIEmbedder } from './openai/openai.embedder';
 
 /** Embedder settings as read once from config (`EMBEDDINGS_PROVIDER`, `EMBEDDINGS_MODEL`, `EMBEDDINGS_DIM`, `OPENAI_BASE_URL`, `OPENAI_API_KEY`). */
@@ -15,6 +16,8 @@ export interface EmbedderConfig {
   batchSize?: number;
   timeoutMs?: number;
   maxRetries?: number;
+  /** hash: compute large document batches on a worker thread ({@link ThreadedHashEmbedder}); for servers and index jobs. */
+  workerThread?: boolean;
 }
 
 /**
@@ -29,7 +32,7 @@ export function createEmbedder(config: EmbedderConfig): Embedder {
       if (config.model && config.model !== 'hash-v1') {
         throw new EmbeddingError('config', `The hash provider has no models; got model "${config.model}". Unset EMBEDDINGS_MODEL or use provider "openai".`);
       }
-      return new HashEmbedder({ dimensions: config.dimensions });
+      return config.workerThread ? new ThreadedHashEmbedder({ dimensions: config.dimensions }) : new HashEmbedder({ dimensions: config.dimensions });
     case 'openai':
       return new OpenAIEmbedder({
         baseURL: config.baseURL,

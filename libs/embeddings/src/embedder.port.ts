@@ -30,4 +30,6 @@ export interface Embedder {
   embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
   /** Cheap readiness check for `GET /health`; never throws. */
   health(): Promise<EmbedderHealth>;
+  /** Releases threads or connections, when the embedder holds any. */
+  close?(): Promise<void>;
 }

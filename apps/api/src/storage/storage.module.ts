@@ -32,7 +32,7 @@ export const EMBEDDING_CACHE_FILE = 'embedding-cache.sqlite';
       inject: [APP_CONFIG, EMBEDDING_CACHE],
       useFactory: (config: AppConfig, cache: SqliteEmbeddingCache): CachedEmbedder => {
         const e = config.embeddings;
-        const embedder = createEmbedder(e.provider === 'hash' ? { provider: 'hash', dimensions: e.dimensions } : { provider: 'openai', model: e.model, dimensions: e.dimensions, baseURL: e.baseURL, apiKey: e.apiKey });
+        const embedder = createEmbedder(e.provider === 'hash' ? { provider: 'hash', dimensions: e.dimensions, workerThread: true } : { provider: 'openai', model: e.model, dimensions: e.dimensions, baseURL: e.baseURL, apiKey: e.apiKey });
         return new CachedEmbedder({ embedder, cache });
       },
     },
@@ -91,6 +91,7 @@ export class StorageModule implements OnModuleInit, OnApplicationShutdown {
     if (this.store) await this.store.close();
     else await Promise.allSettled([this.chunks.close(), this.tasks.close()]);
     this.cache.close();
+    await this.embedder.close();
     this.logger.log('Storage closed');
   }
 }

@@ -115,4 +115,8 @@ export class CachedEmbedder implements Embedder {
   health(): Promise<EmbedderHealth> {
     return this.embedder.health();
   }
+
+  async close(): Promise<void> {
+    await this.embedder.close?.();
+  }
 }

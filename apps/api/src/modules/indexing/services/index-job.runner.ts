@@ -52,6 +52,13 @@ interface PreparedFile {
   drop?: boolean;
 }
 
+/** A batch ready to write: its files, and the embedding of their chunks (already under way). */
+interface PreparedBatch {
+  files: PreparedFile[];
+  chunks: CodeChunk[];
+  embedding: Promise<{ vectors: Float32Array[]; hits: number; embedded: number }>;
+}
+
 /**
  * Runs one index job: discover -> parse+chunk (worker pool) -> embed (cached) -> write.
  *
@@ -141,13 +148,14 @@ export class IndexJobRunner {
 
       // --- parse, embed, write in pipelined batches -------------------------------------
       job.phase = 'parse';
-      // Up to PIPELINE_DEPTH batches are read and chunked ahead in the worker pool while this
-      // thread embeds and writes, so neither side waits for the other's slowest batch.
-      const inFlight: Promise<PreparedFile[]>[] = [];
+      // Up to PIPELINE_DEPTH batches are read, chunked (worker pool) and embedded (the hash
+      // embedder's worker, or the model's API) ahead while this thread writes, so neither side
+      // waits for the other's slowest batch.
+      const inFlight: Promise<PreparedBatch>[] = [];
       let queued = 0;
       const prepareNext = () => {
         if (queued >= candidates.length) return;
-        const batch = this.prepareBatch(job, candidates.slice(queued, queued + BATCH_FILES), existing, runStartMs);
+        const batch = this.prepareBatch(job, candidates.slice(queued, queued + BATCH_FILES), existing, runStartMs, signal);
         batch.catch(() => undefined); // awaited below; never an unhandled rejection if the job stops first
         inFlight.push(batch);
         queued += BATCH_FILES;
@@ -159,7 +167,7 @@ export class IndexJobRunner {
         clock('parse');
         this.throwIfCancelled(signal);
         prepareNext();
-        await this.writeBatch(job, repo, prepared, signal, clock);
+        await this.writeBatch(job, repo, prepared, clock);
         emit();
       }
 
@@ -226,8 +234,8 @@ export class IndexJobRunner {
     }
   }
 
-  /** Reads, hashes and chunks a batch (in the worker pool); unchanged files are dropped here. */
-  private async prepareBatch(job: IndexJobEntity, batch: DiscoveredFile[], existing: Map<string, { contentHash: string | null; state: string }>, jobStartMs: number): Promise<PreparedFile[]> {
+  /** Reads, hashes and chunks a batch (in the worker pool), then starts embedding its chunks; unchanged files are dropped here. */
+  private async prepareBatch(job: IndexJobEntity, batch: DiscoveredFile[], existing: Map<string, { contentHash: string | null; state: string }>, jobStartMs: number, signal: AbortSignal): Promise<PreparedBatch> {
     const out = await Promise.all(
       batch.map(async (file): Promise<PreparedFile | null> => {
         const read = await readSourceFile(file, { maxFileBytes: this.config.indexing.maxFileBytes }).catch((err: Error) => ({ ok: false as const, reason: 'unreadable', message: err.message }));
@@ -251,10 +259,15 @@ export class IndexJobRunner {
         }
       }),
     );
-    return out.filter((p): p is PreparedFile => p !== null);
+    const files = out.filter((p): p is PreparedFile => p !== null);
+    const chunks = files.flatMap((p) => (p.drop || !p.result ? [] : p.result.chunks));
+    const embedding = this.embeddings.embedChunks(chunks.map((c) => ({ text: c.embedText, contentHash: c.contentHash })), signal);
+    embedding.catch(() => undefined); // awaited by writeBatch; never unhandled if the job stops first
+    return { files, chunks, embedding };
   }
 
-  private async writeBatch(job: IndexJobEntity, repo: RepositoryEntity, prepared: PreparedFile[], signal: AbortSignal, clock: (phase: string) => void): Promise<void> {
+  private async writeBatch(job: IndexJobEntity, repo: RepositoryEntity, batch: PreparedBatch, clock: (phase: string) => void): Promise<void> {
+    let prepared = batch.files;
     if (!prepared.length) return;
     const batchSize = prepared.length;
     const ws = job.workspaceId;
@@ -270,11 +283,8 @@ export class IndexJobRunner {
     const failed = prepared.filter((p) => !p.result);
 
     job.phase = 'embed';
-    const allChunks: CodeChunk[] = ok.flatMap((p) => p.result!.chunks);
-    const { vectors, hits, embedded } = await this.embeddings.embedChunks(
-      allChunks.map((c) => ({ text: c.embedText, contentHash: c.contentHash })),
-      signal,
-    );
+    const allChunks = batch.chunks;
+    const { vectors, hits, embedded } = await batch.embedding;
     job.counts.cacheHits += hits;
     job.counts.embedded += embedded;
     clock('embed');
