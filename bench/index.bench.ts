@@ -20,7 +20,12 @@ async function main() {
   const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-bench-index-')));
   const files = Number(args.files ?? 10000);
   let corpus = typeof args.path === 'string' ? path.resolve(args.path) : path.join(work, 'corpus');
-  if (typeof args.path !== 'string') generateCorpus(corpus, files);
+  if (typeof args.path !== 'string') {
+    generateCorpus(corpus, files);
+    // Files written within 2 s of a job's start are "racily clean" and always re-read by the next
+    // job (index-job.runner.ts); a repository is not normally indexed the instant it is written.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+  }
   corpus = fs.realpathSync(corpus);
 
   const config = loadConfig({ SEXTANT_DATA_DIR: path.join(work, 'data'), SEXTANT_ALLOWED_ROOTS: path.dirname(corpus), LOG_LEVEL: 'warn' });
