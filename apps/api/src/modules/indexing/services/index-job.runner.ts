@@ -28,7 +28,7 @@ import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from 
 import { mapIndexJob } from './job-mapper';
 
 const BATCH_FILES = 64;
-const PIPELINE_DEPTH = 3;
+const PIPELINE_DEPTH = 6;
 const PROGRESS_INTERVAL_MS = 250;
 const MAX_ERRORS_KEPT = 500;
 
