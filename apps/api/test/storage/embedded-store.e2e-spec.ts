@@ -61,29 +61,6 @@ describe('embedded store', () => {
     return out;
   }
 
-  it("search hits carry each chunk's own content, read only when touched: after a restart, and after the chunk was replaced", async () => {
-    let store = openEmbeddedStore({ file });
-    await store.chunks.upsert(CHUNKS);
-    const contentOf = (hits: { id: string; payload: ChunkPayload }[]) => new Map(hits.map((h) => [h.id, h.payload.content]));
-    const expected = new Map(CHUNKS.map((c) => [c.id, c.payload.content]));
-    const dense = await store.chunks.searchDense(vec(1), { workspaceId: WS }, 10);
-    expect(dense).toHaveLength(CHUNKS.length);
-    expect(contentOf(dense)).toEqual(expected);
-    // The whole payload, as stored, comes back (and serialises with its content).
-    const parse = (await store.chunks.searchKeyword('parseHttpResponse', { workspaceId: WS }, 1))[0];
-    expect(JSON.parse(JSON.stringify(parse.payload))).toEqual(CHUNKS[0].payload);
-
-    await store.close();
-    store = openEmbeddedStore({ file });
-    expect(contentOf(await store.chunks.searchDense(vec(1), { workspaceId: WS }, 10))).toEqual(expected);
-
-    // A hit taken before its chunk is rewritten reads the content as it is when first touched, by id.
-    const early = (await store.chunks.searchKeyword('QueryBuilder', { workspaceId: WS }, 1))[0];
-    await store.chunks.upsert([{ ...CHUNKS[3], payload: { ...CHUNKS[3].payload, content: 'class QueryBuilder: pass' } }]);
-    expect(early.payload.content).toBe('class QueryBuilder: pass');
-    await store.close();
-  });
-
   it('opens a file written by the FTS5-based store and answers keyword queries exactly as before', async () => {
     let store = openEmbeddedStore({ file });
     await store.chunks.upsert(CHUNKS);

@@ -53,7 +53,7 @@ export class EmbeddedChunkIndex implements ChunkIndex {
   private readonly collection: EmbeddedCollection<ChunkPayload>;
 
   constructor(db: Database.Database, options: { dims?: number; name?: string } = {}) {
-    this.collection = new EmbeddedCollection<ChunkPayload>(db, { name: options.name ?? 'chunks', keyCount: 4, facts: chunkFacts, dims: options.dims, detachedField: 'content' });
+    this.collection = new EmbeddedCollection<ChunkPayload>(db, { name: options.name ?? 'chunks', keyCount: 4, facts: chunkFacts, dims: options.dims });
   }
 
   async upsert(points: readonly ChunkPoint[]): Promise<void> {

@@ -38,11 +38,6 @@ export interface EmbeddedCollectionOptions<P> {
   facts: (payload: P) => RowFacts;
   /** Vector dimension; when omitted it is fixed by the first upsert and persisted. */
   dims?: number;
-  /**
-   * A large payload field (a chunk's `content`) kept out of the in-memory payloads: search hits
-   * read it from SQLite only when something touches it (the few chunks shown as evidence).
-   */
-  detachedField?: string;
 }
 
 export interface DenseSearchTuning {
@@ -98,12 +93,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private pathList: string[] = [''];
   private tagsBySlot: (string[] | undefined)[] = [];
   private idBySlot: (string | undefined)[] = [];
-  /**
-   * Each point's payload without `detachedField`, so search hits need no SQLite read and no
-   * JSON.parse (that was ~6 ms of a fused search's ~27 ms at 100k chunks; costs ~300 B a point).
-   */
-  private lightBySlot: (Record<string, unknown> | undefined)[] = [];
-  private readonly detachedField: string | undefined;
   private readonly slotById = new Map<string, number>();
   private freeSlots: number[] = [];
   private liveCount = 0;
@@ -133,10 +122,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.name = options.name;
     this.keyCount = options.keyCount;
     this.facts = options.facts;
-    this.detachedField = options.detachedField;
-    if (this.detachedField !== undefined && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(this.detachedField)) throw new Error(`invalid detached field "${this.detachedField}"`);
     const t = this.name;
-    const light = this.detachedField ? `json_remove(payload, '$.${this.detachedField}')` : 'payload';
     db.exec(`
       CREATE TABLE IF NOT EXISTS sextant_vector_meta (collection TEXT PRIMARY KEY, dims INTEGER, scale REAL);
       CREATE TABLE IF NOT EXISTS ${t}_points (
@@ -174,8 +160,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
       allF32Raw: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`).raw(true),
       setI8: db.prepare(`UPDATE ${t}_points SET vec_i8 = ? WHERE slot = ?`),
-      load: db.prepare(`SELECT slot, id, keys, path, tags, ${light} AS light, vec_i8, tokens, kw FROM ${t}_points ORDER BY slot`),
-      detached: db.prepare(`SELECT json_extract(payload, '$.${this.detachedField ?? 'id'}') AS value FROM ${t}_points WHERE id = ?`),
+      load: db.prepare(`SELECT slot, id, keys, path, tags, vec_i8, tokens, kw FROM ${t}_points ORDER BY slot`),
       maxSlot: db.prepare(`SELECT max(slot) AS slot FROM ${t}_points`),
       fileToken: db.prepare(`SELECT token FROM sextant_vector_files WHERE collection = ?`),
       setFileToken: db.prepare(`INSERT INTO sextant_vector_files (collection, token) VALUES (?, ?) ON CONFLICT(collection) DO UPDATE SET token = excluded.token`),
@@ -260,7 +245,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.pathList = [''];
     this.tagsBySlot = [];
     this.idBySlot = [];
-    this.lightBySlot = [];
     this.slotById.clear();
     this.freeSlots = [];
     this.liveCount = 0;
@@ -277,11 +261,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     for (const { id, term } of this.stmt.terms.iterate() as Iterable<{ id: number; term: string }>) this.keyword.defineTerm(id, term);
     // Rows from before keyword records (upgraded FTS5 files) carry plain tokens: encode them once.
     const converted: [slot: number, record: Buffer][] = [];
-    type Row = { slot: number; id: string; keys: string; path: string | null; tags: string; light: string; vec_i8: Buffer; tokens: string | null; kw: Buffer | null };
+    type Row = { slot: number; id: string; keys: string; path: string | null; tags: string; vec_i8: Buffer; tokens: string | null; kw: Buffer | null };
     for (const row of this.stmt.load.iterate() as Iterable<Row>) {
       this.ensureCapacity(row.slot + 1);
       this.setFacts(row.slot, row.id, { keys: JSON.parse(row.keys), path: row.path, tags: JSON.parse(row.tags) });
-      this.lightBySlot[row.slot] = frozenArrays(JSON.parse(row.light) as Record<string, unknown>);
       this.vectors.set(new Int8Array(row.vec_i8.buffer, row.vec_i8.byteOffset, row.vec_i8.byteLength), row.slot * this.dims!);
       let record = row.kw;
       if (record === null) {
@@ -386,7 +369,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.pathCol[slot] = 0;
     this.keyword.remove(slot);
     this.idBySlot[slot] = undefined;
-    this.lightBySlot[slot] = undefined;
     this.tagsBySlot[slot] = undefined;
     for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = 0;
     if (this.dims) this.vectors.fill(0, slot * this.dims, (slot + 1) * this.dims);
@@ -463,7 +445,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
           i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(record, this.recordScratch));
         this.setFacts(slot, p.id, facts);
-        this.lightBySlot[slot] = this.lighten(p.payload);
         this.vectors.set(i8, slot * dims);
         this.keyword.insert(slot, record);
       }
@@ -665,17 +646,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
 
   private withPayloads(hits: { slot: number; score: number }[]): ScoredPoint<P>[] {
     if (!hits.length) return [];
-    const out: ScoredPoint<P>[] = [];
-    for (const h of hits) {
-      const light = this.lightBySlot[h.slot];
-      const id = this.idBySlot[h.slot];
-      if (!light || id === undefined) return this.withStoredPayloads(hits);
-      out.push({ id, score: h.score, payload: this.materialize(light, id) });
-    }
-    return out;
-  }
-
-  private withStoredPayloads(hits: { slot: number; score: number }[]): ScoredPoint<P>[] {
     const rows = new Map<number, [string, string]>();
     for (const [slot, id, payload] of this.stmt.payloads.all(slotList(hits)) as [number, string, string][]) rows.set(slot, [id, payload]);
     const out: ScoredPoint<P>[] = [];
@@ -684,35 +654,6 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       if (row) out.push({ id: row[0], score: h.score, payload: JSON.parse(row[1]) as P });
     }
     return out;
-  }
-
-  private lighten(payload: P): Record<string, unknown> {
-    const light: Record<string, unknown> = { ...(payload as unknown as Record<string, unknown>) };
-    if (this.detachedField) delete light[this.detachedField];
-    return frozenArrays(light);
-  }
-
-  /**
-   * A caller's own copy of a stored payload. The detached field is read (by id, so a slot reused
-   * meanwhile cannot answer for another point) the first time it is touched, then kept.
-   */
-  private materialize(light: Record<string, unknown>, id: string): P {
-    const payload: Record<string, unknown> = { ...light };
-    const field = this.detachedField;
-    if (field) {
-      const settle = (value: unknown) => Object.defineProperty(payload, field, { value, enumerable: true, writable: true, configurable: true });
-      Object.defineProperty(payload, field, {
-        enumerable: true,
-        configurable: true,
-        get: () => {
-          const row = this.stmt.detached.get(id) as { value: unknown } | undefined;
-          settle(row?.value ?? '');
-          return payload[field];
-        },
-        set: settle,
-      });
-    }
-    return payload as unknown as P;
   }
 
   /**
@@ -843,12 +784,6 @@ function exceedsScale(values: Float32Array, limit: number): boolean {
  *   order and the FTS5 table is dropped.
  * Re-running is a no-op.
  */
-/** Payload copies handed to callers share array fields with the in-memory payload: make those read-only. */
-function frozenArrays(record: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of Object.entries(record)) if (Array.isArray(value)) record[key] = Object.freeze([...value]);
-  return record;
-}
-
 function upgradeSchema(db: Database.Database, t: string): void {
   const columns = new Set((db.prepare(`PRAGMA table_info(${t}_points)`).all() as { name: string }[]).map((c) => c.name));
   const hasFts = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(`${t}_fts`) !== undefined;
