@@ -42,6 +42,12 @@ describe('HashEmbedder', () => {
     expect(Array.from(await embedder.embedQuery(USER_REPO))).toEqual(Array.from(a));
   });
 
+  it('never returns a zero vector, even when a text\'s features cancel out in one bucket', () => {
+    // Found by the property below: two tokens whose hashes share a bucket with opposite signs.
+    const v = embedder.embed('\u{27823}\u0000\u{2795c}');
+    expect(norm(v)).toBeCloseTo(1, 5);
+  });
+
   it('returns unit-length vectors of the configured size for any text, including empty text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => {

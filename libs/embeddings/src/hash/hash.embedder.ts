@@ -118,6 +118,8 @@ export class HashEmbedder implements Embedder {
       const term = counts.text[slot];
       if (useNgrams && term.length >= minNgramTokenLength) this.addNgrams(vector, term, weight * ngramWeight);
     }
+    // A few features can cancel out exactly (same bucket, opposite signs): never return a zero vector.
+    if (vector.every((x) => x === 0)) this.add(vector, hashString(EMPTY_FEATURE, TOKEN_SEED), 1);
     return l2Normalize(vector);
   }
 
