@@ -6,6 +6,7 @@ import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { FileEntity } from '../../src/modules/indexing/entities/file.entity';
+import { IndexJobsRepository } from '../../src/modules/indexing/repositories/index-jobs.repository';
 import { makeFixtureRepo, readStoredChunks, SAMPLE_PROJECT, writeFiles } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
@@ -131,6 +132,39 @@ describe('Indexing over REST (real app)', () => {
     const again = await server().post(`/v1/repos/${reg.body.id}/index`).send({ kind: 'incremental' }).expect(202);
     expect(again.body.id).toBe(reg.body.job.id);
     await finish(reg.body.job.id);
+  });
+
+  it('a full job asked for while the previous job is still writing its final state runs, instead of joining the finished job', async () => {
+    const root = makeFixtureRepo({ 'a.ts': 'export const alpha = 1;\n' });
+    const reg = await server().post('/v1/repos').send({ path: root }).expect(201);
+    await finish(reg.body.job.id);
+    // Hold the next job's final save: the job reads `succeeded` in memory while its row still says `running`.
+    const jobs = t.app.get(IndexJobsRepository);
+    const save = jobs.save.bind(jobs);
+    let releaseSave!: () => void;
+    const saveHeld = new Promise<void>((resolve) => (releaseSave = resolve));
+    let finalSaveStarted!: () => void;
+    const finalSave = new Promise<void>((resolve) => (finalSaveStarted = resolve));
+    const spy = jest.spyOn(jobs, 'save').mockImplementation(async (job) => {
+      if (job.status === 'succeeded' && job.kind === 'incremental') {
+        finalSaveStarted();
+        await saveHeld;
+      }
+      return save(job);
+    });
+    try {
+      const incremental = (await server().post(`/v1/repos/${reg.body.id}/index`).send({}).expect(202)).body.id as string;
+      await finalSave;
+      const fullRequest = server().post(`/v1/repos/${reg.body.id}/index`).send({ kind: 'full' }).then((res) => res);
+      setTimeout(releaseSave, 50);
+      const full = (await fullRequest).body;
+      expect(full.id).not.toBe(incremental);
+      expect(full.kind).toBe('full');
+      expect((await finish(full.id)).status).toBe('succeeded');
+    } finally {
+      spy.mockRestore();
+      releaseSave();
+    }
   });
 
   it('clones and indexes a file:// git URL', async () => {

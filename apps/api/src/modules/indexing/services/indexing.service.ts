@@ -135,7 +135,10 @@ export class IndexingService {
   async startOrJoin(workspaceId: string, repositoryId: string, kind: IndexJobKind = 'incremental', paths?: string[]): Promise<{ job: IndexJob; joined: boolean }> {
     await this.requireRepo(workspaceId, repositoryId);
     const active = this.running.get(repositoryId) ?? null;
-    if (active) return { job: mapIndexJob(active.job), joined: true };
+    if (active && (active.job.status === 'queued' || active.job.status === 'running')) return { job: mapIndexJob(active.job), joined: true };
+    // A job that has just reached its final state may still be writing it: joining it would
+    // silently drop this request (a `full` job asked for right after an incremental one).
+    if (active) await active.done.catch(() => undefined);
     const persisted = await this.jobs.findActive(workspaceId, repositoryId);
     const job = persisted ?? (await this.jobs.create(workspaceId, repositoryId, kind, paths ? { paths } : {}));
     this.enqueue(job);
