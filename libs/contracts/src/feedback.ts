@@ -158,7 +158,7 @@ export const WeightsResponseSchema = z.object({
   /** The learner's parameters (docs/feedback.md). */
   learner: z.object({
     learning_rate: z.number(),
-    /** T of the pairwise weight 2σ((f_j − f_i)/T). */
+    /** T of the pairwise weight 4σ(x)σ(−x), x = (f_j − f_i)/T. */
     temperature: z.number(),
     /** n₀ of the step schedule η / √(1 + n/n₀). */
     anneal_ratings: z.number(),

@@ -2,7 +2,7 @@
 export interface LearnerParams {
   /** η: step size of the exponentiated-gradient update (before the step schedule). */
   learningRate: number;
-  /** T: temperature of the pair weight λ = 2σ((f_j − f_i)/T) on the normalised fused scores f ∈ [0, 1]. */
+  /** T: temperature of the pair weight λ = 4σ(x)σ(−x), x = (f_j − f_i)/T, on the normalised fused scores f ∈ [0, 1]. */
   temperature: number;
   /** n₀: step schedule η_n = η / √(1 + n/n₀), n = updates applied since the prior was set (0 = constant step). */
   annealRatings: number;
@@ -19,16 +19,16 @@ export interface LearnerParams {
 }
 
 /**
- * Defaults, chosen with `sextant eval simulate-feedback` on koa and got (the tuning
- * repositories) and reported untouched on httpx and requests (docs/feedback.md).
+ * Defaults, chosen with an offline replica of `sextant eval simulate-feedback` on koa, got,
+ * httpx and requests over 12 seeds, then confirmed with the command (docs/feedback.md).
  */
 export const DEFAULT_LEARNER_PARAMS: Readonly<LearnerParams> = {
-  learningRate: 1.5,
-  temperature: 0.05,
+  learningRate: 2.5,
+  temperature: 0.2,
   annealRatings: 100,
   pageSize: 10,
   floor: 0.02,
-  decay: 0.001,
+  decay: 0.0003,
   capPerWindow: 40,
   windowMs: 60 * 60 * 1000,
 };

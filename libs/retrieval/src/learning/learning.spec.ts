@@ -55,7 +55,7 @@ describe('updateWeights: hand-computed steps', () => {
 });
 
 describe('pairwiseGradient: hand-computed credit', () => {
-  // A is s1's best item and s2's worst; B the opposite; C in between for both. Even weights: every f is 0.5, so λ = 1.
+  // A is s1's best item and s2's worst; B the opposite; C in between for both. Even weights: every f is 0.5, so x = 0 and λ = 1.
   const A = { id: 'A', evidence: { s1: 1, s2: 0 } };
   const B = { id: 'B', evidence: { s1: 0, s2: 1 } };
   const C = { id: 'C', evidence: { s1: 0.5, s2: 0.5 } };
@@ -88,16 +88,18 @@ describe('pairwiseGradient: hand-computed credit', () => {
     expect(g.s2).toBeCloseTo(-0.125, 12);
   });
 
-  it('λ = 2σ((f_j − f_i)/T): with weights (3, 1) and T = 0.5, A above B -> λ = 2σ(-1) = 0.53788; B above A -> 2σ(1) = 1.46212', () => {
-    const items = (rA: number, rB: number) => ({ items: [{ ...A, rating: rA }, { ...B, rating: rB }], sources: ['s1', 's2'], weights: { s1: 3, s2: 1 }, temperature: 0.5 });
-    // f_A = 0.75, f_B = 0.25: the search already put A first, so preferring A teaches little.
+  it('λ = 4σ(x)σ(−x), x = (f_j − f_i)/T: with weights (3, 1) (f_A = 0.75, f_B = 0.25) and T = 0.5, λ = 4σ(1)σ(−1) = 0.786448 whichever item is preferred', () => {
+    const items = (rA: number, rB: number, temperature = 0.5) => ({ items: [{ ...A, rating: rA }, { ...B, rating: rB }], sources: ['s1', 's2'], weights: { s1: 3, s2: 1 }, temperature });
+    // Preferring A, which the search already put first: x = (0.25 − 0.75)/0.5 = −1.
     const right = pairwiseGradient(items(1, -1));
-    expect(right.s1).toBeCloseTo(0.5378828427399902, 12);
-    expect(right.s2).toBeCloseTo(-0.5378828427399902, 12);
-    // Preferring B, which the search put below A, teaches a lot.
+    expect(right.s1).toBeCloseTo(0.7864477329659274, 12);
+    expect(right.s2).toBeCloseTo(-0.7864477329659274, 12);
+    // Preferring B (x = +1) weighs the same: a wrong rating and its correction cancel exactly.
     const wrong = pairwiseGradient(items(-1, 1));
-    expect(wrong.s1).toBeCloseTo(-1.4621171572600098, 12);
-    expect(wrong.s2).toBeCloseTo(1.4621171572600098, 12);
+    expect(wrong.s1).toBeCloseTo(-0.7864477329659274, 12);
+    expect(wrong.s2).toBeCloseTo(0.7864477329659274, 12);
+    // T = 0.25: the same pair is twice as far apart (x = ±2), λ = 4σ(2)σ(−2) = 0.419974 — it teaches less than a close pair.
+    expect(pairwiseGradient(items(1, -1, 0.25)).s1).toBeCloseTo(0.41997434161402597, 12);
   });
 
   it('a source that gives every item the same evidence earns nothing; an item no source ranked takes no part', () => {

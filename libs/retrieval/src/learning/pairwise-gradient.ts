@@ -25,28 +25,34 @@ export interface PairwiseGradientInput {
 }
 
 /**
- * The learning signal of one principal's ratings of one search page — a pairwise
- * (RankNet-style) credit: for every pair of page items with different ratings, i preferred
- * to j (r_i > r_j),
+ * The learning signal of one principal's ratings of one search page — a pairwise credit:
+ * for every pair of page items with different ratings, i preferred to j (r_i > r_j),
  *
  * ```
  * G_s = (1/Z) · Σ_{r_i > r_j}  λ_ij · (r_i − r_j)/2 · (g_s(i) − g_s(j))
- * λ_ij = 2σ((f_j − f_i)/T),   f = prior · Σ_s p_s g_s  (p = the search's weights normalised over `sources`)
+ * λ_ij = 4σ(x)σ(−x),  x = (f_j − f_i)/T,   f = prior · Σ_s p_s g_s  (p = the search's weights normalised over `sources`)
  * Z = number of such pairs
  * ```
  *
  * A source earns credit only for ranking the preferred item *above* the other one (sources
  * that rank both equally get nothing), so a source that rarely answers is no longer rewarded
  * for being absent from the disliked results. Each page weighs at most 1 (positive and
- * negative ratings of a page weigh equally, however many there are). λ is 1 for a tie, → 2
- * for a pair the search ordered wrongly and → 0 for one it already ordered well, so the
- * weights stop moving once the ratings are satisfied instead of drifting to one source.
+ * negative ratings of a page weigh equally, however many there are).
+ *
+ * λ is the slope of the pair's smoothed misordering σ(x) (the loss is a smoothed count of
+ * misordered pairs), scaled to 1 for a tie: pairs the search scored close together — the
+ * ones a weight change can reorder — teach the most; pairs it already ordered well by a wide
+ * margin, and pairs it ordered wrongly by a wide margin, teach little. The loss is
+ * symmetric (σ(x) + σ(−x) = 1): if a pair's order is flipped by a wrong rating with
+ * probability ε < ½, its expected loss is (1 − 2ε)·σ(x) + ε, so rating noise slows learning
+ * but does not move where the loss is smallest. (A logistic/RankNet weight 2σ(x) instead
+ * gives the largest weight, 2, to a wrong rating of a result the search ranked well.)
  * Items with no evidence from any source (no source ranked them) take no part.
  *
  * @example
  * pairwiseGradient({ items: [{ id: 'a', rating: 1, evidence: { 'task.dense': 1 } }, { id: 'b', rating: -1, evidence: { 'file.dense': 1, 'task.dense': 1 } }],
- *   sources: ['file.dense', 'task.dense'], weights: { 'file.dense': 1, 'task.dense': 1 }, temperature: 0.05 })
- * // { 'file.dense': -1.99…, 'task.dense': 0 }   (λ ≈ 2: the search put the disliked b first)
+ *   sources: ['file.dense', 'task.dense'], weights: { 'file.dense': 1, 'task.dense': 1 }, temperature: 0.5 })
+ * // { 'file.dense': -0.78…, 'task.dense': 0 }   (x = (1 − 0.5)/0.5 = 1, λ = 4σ(1)σ(−1) = 0.7864; the search put the disliked b first)
  */
 export function pairwiseGradient(input: PairwiseGradientInput): Record<string, number> {
   const { sources, temperature } = input;
@@ -63,7 +69,8 @@ export function pairwiseGradient(input: PairwiseGradientInput): Record<string, n
       const diff = items[i].rating - items[j].rating;
       if (!(diff > 0)) continue;
       pairs++;
-      const lambda = 2 * sigmoid((f[j] - f[i]) / Math.max(temperature, 1e-9));
+      const x = (f[j] - f[i]) / Math.max(temperature, 1e-9);
+      const lambda = 4 * sigmoid(x) * sigmoid(-x);
       for (let k = 0; k < sources.length; k++) out[k] += lambda * (diff / 2) * (items[i].g[k] - items[j].g[k]);
     }
   }
