@@ -47,16 +47,27 @@ function usesName(content: string, name: string): boolean {
 }
 
 /**
- * A finished chunk without the parts that are slices of the file text: `content`
- * is `text.slice(start, end)` and `embedText` is `header + content`. This is what
- * crosses threads (the receiver has the text), so each file's text is copied once.
+ * A finished chunk without the parts that are slices of the file text or follow
+ * from its other fields: `content` is `text.slice(start, end)` and `embedText` is
+ * the {@link embedHeader} + `content`. This is what crosses threads (the receiver
+ * has the text), so each file's text is copied once.
  */
 export interface ChunkRecord extends Omit<CodeChunk, 'workspaceId' | 'repoId' | 'path' | 'lang' | 'content' | 'embedText'> {
   /** Char range of `content` in the text. */
   start: number;
   end: number;
-  /** Embed header, ending with the blank line before the content. */
-  header: string;
+  /** Extra embed header lines (file outline, heading path, enclosing class). */
+  headerLines: string[] | null;
+}
+
+/** What precedes a chunk's content in `embedText`: path, symbol, signature, extra lines, a blank line. */
+export function embedHeader(path: string, symbol: string, signature: string | null, headerLines: string[] | null): string {
+  let header = `path: ${path}`;
+  // The symbol is the path alone for file and window chunks.
+  if (symbol !== path) header += `\nsymbol: ${symbol}`;
+  if (signature) header += `\nsignature: ${signature}`;
+  if (headerLines) for (const line of headerLines) header += `\n${line}`;
+  return `${header}\n\n`;
 }
 
 /** Full chunks from records and the text they were cut from. */
@@ -83,7 +94,7 @@ export function materializeChunks(records: ChunkRecord[], input: { workspaceId: 
       endByte: r.endByte,
       contentHash: r.contentHash,
       content,
-      embedText: r.header + content,
+      embedText: embedHeader(input.path, r.symbol, r.signature, r.headerLines) + content,
     };
   });
 }
@@ -140,10 +151,6 @@ export function assembleChunks(
 
     const startLine = src.lineOf(start);
     const endLine = end > start ? src.lineOf(end - 1) : startLine;
-    let header = `path: ${input.path}`;
-    if (draft.qualifiedName) header += `\nsymbol: ${symbol}`;
-    if (draft.signature) header += `\nsignature: ${draft.signature}`;
-    if (draft.headerLines) for (const line of draft.headerLines) header += `\n${line}`;
 
     chunks.push({
       id,
@@ -161,7 +168,7 @@ export function assembleChunks(
       contentHash,
       start,
       end,
-      header: `${header}\n\n`,
+      headerLines: draft.headerLines ?? null,
     });
   }
   return chunks;

@@ -351,10 +351,14 @@ describe('chunkFile details', () => {
     const total = result.chunks.find((c) => c.name === 'total')!;
     expect(total.signature).toBe('def total(self) -> Decimal');
     expect(total.docstring).toBe('Sum of all lines.');
-    expect(total.embedText).toContain('in: class Invoice');
+    expect(total.embedText).toBe(
+      `path: billing/invoice.py\nsymbol: billing/invoice.py:Invoice.total\nsignature: def total(self) -> Decimal\nin: class Invoice\n\n${total.content}`,
+    );
     const file = result.chunks.find((c) => c.chunkType === 'file')!;
     expect(file.content).toContain('"""Invoices and their totals."""');
     expect(file.embedText).toContain('defines: class Invoice, function send');
+    // The file chunk's symbol is the path itself, so its header has no symbol line.
+    expect(file.embedText.startsWith('path: billing/invoice.py\nimports: ')).toBe(true);
   });
 
   it('emits no empty file chunk when a definition covers the whole file', async () => {

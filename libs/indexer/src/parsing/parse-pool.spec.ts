@@ -37,6 +37,23 @@ describe('ParsePool', () => {
     expect(after.map((r) => r.parse)).toEqual(['ok', 'ok']);
   }, 30_000);
 
+  it('chunks the files queued behind one that times out on the same worker', async () => {
+    const single = new ParsePool({ size: 1, timeoutMs: 20_000 });
+    try {
+      const stuck = single.chunk(input('stuck.ts', hugeFile), undefined, { timeoutMs: 1 });
+      const queued = [single.chunk(input('next.ts', 'export function next() {}\n')), single.chunk(input('last.ts', 'export function last() {}\n'))];
+      const [stuckResult, ...rest] = await Promise.all([stuck, ...queued]);
+      expect(stuckResult.error).toBe('timeout');
+      expect(rest.map((r) => [r.parse, r.chunks[0].name])).toEqual([
+        ['ok', 'next'],
+        ['ok', 'last'],
+      ]);
+      expect(single.stats).toMatchObject({ timeouts: 1, ok: 2, fallback: 1 });
+    } finally {
+      await single.close();
+    }
+  }, 30_000);
+
   it('parses files far above 32 KB', async () => {
     const result = await pool.chunk(input('huge.ts', hugeFile));
     expect(result.parse).toBe('ok');

@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { materializeChunks } from '../chunking/chunk-assembler';
 import { chunkFile } from '../chunking/chunk-file';
-import type { ChunkRecordsResult } from '../chunking/chunk-records';
 import type { ChunkFileInput, ChunkFileResult, ChunkOptions } from '../chunking/code-chunk';
+import { decodeChunkMessage } from './chunk-message';
 
 export interface ParsePoolOptions {
   /** Worker threads (default: number of cores). */
@@ -32,9 +31,17 @@ interface Task {
 
 interface Slot {
   worker: Worker;
-  task: Task | null;
+  /** Sent to the worker, in the order it handles them; the first is the one being chunked. */
+  tasks: Task[];
+  /** The first task's time budget. */
   timer: NodeJS.Timeout | null;
 }
+
+/**
+ * Files handed to a worker ahead of its results, so it goes straight on to the next file instead of
+ * idling until the main thread (busy with results, or not scheduled on a loaded machine) answers.
+ */
+const TASKS_PER_WORKER = 2;
 
 /**
  * Chunks files on a pool of worker threads. A file that takes longer than the
@@ -80,58 +87,67 @@ export class ParsePool {
     await Promise.all(
       this.slots.map(async (slot) => {
         if (slot.timer) clearTimeout(slot.timer);
-        if (slot.task) this.finish(slot.task, this.fallback(slot.task, 'pool closed'));
-        slot.task = null;
+        for (const task of slot.tasks.splice(0)) this.finish(task, this.fallback(task, 'pool closed'));
         await slot.worker.terminate();
       }),
     );
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: createWorker(), task: null, timer: null };
+    const slot: Slot = { worker: createWorker(), tasks: [], timer: null };
     slot.worker.on('message', (message: { id: number; json?: string; error?: string }) => {
-      const task = slot.task;
+      const task = slot.tasks[0];
       if (!task || task.id !== message.id) return;
       this.release(slot);
       if (!message.json) {
         this.finish(task, this.fallback(task, message.error ?? 'worker error'));
         return;
       }
-      const { records, ...rest } = JSON.parse(message.json) as ChunkRecordsResult;
-      this.finish(task, { chunks: materializeChunks(records, task.input), ...rest });
+      this.finish(task, decodeChunkMessage(message.json, task.input));
     });
     slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`, false));
     slot.worker.on('exit', () => {
-      if (slot.task && !this.closed) this.replace(slot, 'worker exited', false);
+      if (slot.tasks.length > 0 && !this.closed) this.replace(slot, 'worker exited', false);
     });
     slot.worker.unref();
     return slot;
   }
 
   private dispatch(): void {
-    for (const slot of this.slots) {
-      if (this.queue.length === 0) return;
-      if (slot.task) continue;
-      const task = this.queue.shift()!;
-      slot.task = task;
-      slot.timer = setTimeout(() => this.replace(slot, 'timeout', true), task.timeoutMs);
-      slot.worker.postMessage({ id: task.id, input: task.input, options: task.options });
+    // Fill every worker's first place before any second one, so a short queue is spread out.
+    for (let depth = 1; depth <= TASKS_PER_WORKER; depth++) {
+      for (const slot of this.slots) {
+        if (this.queue.length === 0) return;
+        if (slot.tasks.length >= depth) continue;
+        const task = this.queue.shift()!;
+        slot.tasks.push(task);
+        if (slot.tasks.length === 1) this.startTimer(slot);
+        slot.worker.postMessage({ id: task.id, input: task.input, options: task.options });
+      }
     }
+  }
+
+  /** The worker takes its tasks in order, so the first one's budget starts when the one before it is done. */
+  private startTimer(slot: Slot): void {
+    slot.timer = setTimeout(() => this.replace(slot, 'timeout', true), slot.tasks[0].timeoutMs);
   }
 
   private release(slot: Slot): void {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
-    slot.task = null;
+    slot.tasks.shift();
+    if (slot.tasks.length > 0) this.startTimer(slot);
     this.dispatch();
   }
 
   private replace(slot: Slot, reason: string, timedOut: boolean): void {
-    const task = slot.task;
+    const [task, ...waiting] = slot.tasks;
     if (!task) return;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
-    slot.task = null;
+    slot.tasks = [];
+    // Files queued behind the one that failed were never started: they go to the next free worker.
+    this.queue.unshift(...waiting);
     const old = slot.worker;
     old.removeAllListeners();
     old.on('error', () => undefined);

@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { chunkFileRecords } from '../chunking/chunk-records';
 import type { ChunkFileInput, ChunkOptions } from '../chunking/code-chunk';
+import { encodeChunkMessage } from './chunk-message';
 
 interface ChunkRequest {
   id: number;
@@ -10,11 +11,11 @@ interface ChunkRequest {
 
 parentPort?.on('message', (request: ChunkRequest) => {
   try {
-    // Records, not chunks: `content` and `embedText` are slices of the text the pool already has,
+    // Records, not chunks: `content` and `embedText` are built from the text the pool already has,
     // so the file's text never travels back. A JSON string crosses threads faster than
     // structured-cloning thousands of small objects.
-    const result = chunkFileRecords(request.input, request.options);
-    parentPort!.postMessage({ id: request.id, json: JSON.stringify(result) });
+    const json = encodeChunkMessage(chunkFileRecords(request.input, request.options));
+    parentPort!.postMessage({ id: request.id, json });
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: (error as Error).message ?? String(error) });
   }

@@ -1,0 +1,129 @@
+import type { Language } from '../language/language';
+import { materializeChunks, type ChunkRecord } from '../chunking/chunk-assembler';
+import type { ChunkRecordsResult } from '../chunking/chunk-records';
+import type { ChunkFileResult, ChunkType } from '../chunking/code-chunk';
+import type { ImportReference, ReferenceKind, SymbolDefinition, SymbolKind, SymbolReference } from '../symbols/file-symbols';
+
+/**
+ * A symbol as sent: the index of the definition that has it (symbols repeat as parents, reference
+ * origins and chunk symbols), or the string itself when no definition has it.
+ */
+type SymbolRef = number | string | null;
+/** An import source as sent: its index among the file's import sources, or the string itself. */
+type SourceRef = number | string;
+
+type RecordTuple = [
+  id: string,
+  chunkType: ChunkType,
+  name: string | null,
+  symbol: SymbolRef,
+  signature: string | null,
+  docstring: string | null,
+  imports: SourceRef[],
+  /** Index of the parent's record (parents come first), -1 for none. */
+  parent: number,
+  startLine: number,
+  endLine: number,
+  startByte: number,
+  endByte: number,
+  contentHash: string,
+  start: number,
+  end: number,
+  headerLines: string[] | null,
+];
+type DefinitionTuple = [name: string, symbol: string, kind: SymbolKind, parent: SymbolRef, startLine: number, endLine: number, startByte: number, endByte: number];
+type ReferenceTuple = [name: string, kind: ReferenceKind, line: number, from: SymbolRef];
+type ImportTuple = [source: string, names: string[], line: number];
+
+interface ChunkMessage {
+  records: RecordTuple[];
+  definitions: DefinitionTuple[];
+  references: ReferenceTuple[];
+  imports: ImportTuple[];
+  parse: ChunkFileResult['parse'];
+  error?: string;
+  hasSyntaxErrors?: boolean;
+}
+
+/**
+ * What a worker sends back for one file: its chunk records and symbols as JSON of positional
+ * tuples, with repeated strings (symbols, import sources, parent ids) sent once and referred to by
+ * index. The JSON is half the size of the records' own, and both stringify and parse scale with it.
+ */
+export function encodeChunkMessage(result: ChunkRecordsResult): string {
+  const { definitions, references, imports } = result.symbols;
+  const definitionIndex = new Map<string, number>();
+  definitions.forEach((d, i) => {
+    if (!definitionIndex.has(d.symbol)) definitionIndex.set(d.symbol, i);
+  });
+  const symbolRef = (symbol: string | null): SymbolRef => (symbol === null ? null : (definitionIndex.get(symbol) ?? symbol));
+  const sources = importSources(imports);
+  const sourceRef = (source: string): SourceRef => {
+    const index = sources.indexOf(source);
+    return index >= 0 ? index : source;
+  };
+  const recordIndex = new Map<string, number>();
+  const message: ChunkMessage = {
+    records: result.records.map((r, i): RecordTuple => {
+      recordIndex.set(r.id, i);
+      const parent = r.parentId === null ? -1 : recordIndex.get(r.parentId)!;
+      return [r.id, r.chunkType, r.name, symbolRef(r.symbol), r.signature, r.docstring, r.imports.map(sourceRef), parent, r.startLine, r.endLine, r.startByte, r.endByte, r.contentHash, r.start, r.end, r.headerLines];
+    }),
+    definitions: definitions.map((d): DefinitionTuple => [d.name, d.symbol, d.kind, symbolRef(d.parent), d.startLine, d.endLine, d.startByte, d.endByte]),
+    references: references.map((r): ReferenceTuple => [r.name, r.kind, r.line, symbolRef(r.from)]),
+    imports: imports.map((i): ImportTuple => [i.source, i.names, i.line]),
+    parse: result.parse,
+  };
+  if (result.error !== undefined) message.error = result.error;
+  if (result.hasSyntaxErrors !== undefined) message.hasSyntaxErrors = result.hasSyntaxErrors;
+  return JSON.stringify(message);
+}
+
+/** The {@link ChunkFileResult} a worker's message stands for, given the input the file was sent with. */
+export function decodeChunkMessage(json: string, input: { workspaceId: string; repoId: string; path: string; lang: Language | null; text: string }): ChunkFileResult {
+  const message = JSON.parse(json) as ChunkMessage;
+  const definitions = message.definitions.map(
+    ([name, symbol, kind, parent, startLine, endLine, startByte, endByte]): SymbolDefinition => ({ name, symbol, kind, parent: null, startLine, endLine, startByte, endByte }),
+  );
+  const symbolOf = (ref: SymbolRef): string | null => (typeof ref === 'number' ? definitions[ref].symbol : ref);
+  message.definitions.forEach((tuple, i) => {
+    definitions[i].parent = symbolOf(tuple[3]);
+  });
+  const imports = message.imports.map(([source, names, line]): ImportReference => ({ source, names, line }));
+  const sources = importSources(imports);
+  const records: ChunkRecord[] = [];
+  for (const tuple of message.records) {
+    const [id, chunkType, name, symbol, signature, docstring, used, parent, startLine, endLine, startByte, endByte, contentHash, start, end, headerLines] = tuple;
+    records.push({
+      id,
+      chunkType,
+      name,
+      symbol: symbolOf(symbol)!,
+      signature,
+      docstring,
+      imports: used.map((ref) => (typeof ref === 'number' ? sources[ref] : ref)),
+      parentId: parent < 0 ? null : records[parent].id,
+      startLine,
+      endLine,
+      startByte,
+      endByte,
+      contentHash,
+      start,
+      end,
+      headerLines,
+    });
+  }
+  const references = message.references.map(([name, kind, line, from]): SymbolReference => ({ name, kind, line, from: symbolOf(from) }));
+  const result: ChunkFileResult = {
+    chunks: materializeChunks(records, input),
+    symbols: { path: input.path, definitions, references, imports },
+    parse: message.parse,
+  };
+  if (message.error !== undefined) result.error = message.error;
+  if (message.hasSyntaxErrors !== undefined) result.hasSyntaxErrors = message.hasSyntaxErrors;
+  return result;
+}
+
+function importSources(imports: ImportReference[]): string[] {
+  return [...new Set(imports.map((i) => i.source))];
+}
