@@ -2,6 +2,8 @@
  * Deterministic, code-like corpus shared by the search and MCP benchmarks, so both search
  * the same kind of code: Zipf-distributed identifiers, one class + functions per file.
  */
+import { randomUUID } from 'node:crypto';
+import type { ChunkIndex, ChunkPoint } from '@sextant/retrieval';
 
 export function rng(seed: number) {
   let a = seed >>> 0;
@@ -61,6 +63,55 @@ export function chunkText(c: number, symbol: string, r: () => number): string {
   }
   lines.push(`  return ${identifier(r)};`, '}');
   return lines.join('\n');
+}
+
+/**
+ * Writes `chunks` chunk points of the corpus (`chunksPerFile` per file) into a chunk index,
+ * shaped as the indexer writes them (0-indexed lines, qualified symbol, keyword text of path +
+ * symbol + content), embedding in batches of 1,000. Returns the files and the time spent embedding.
+ */
+export async function writeCorpusChunks(
+  index: ChunkIndex,
+  embedDocuments: (texts: string[]) => Promise<Float32Array[] | number[][]>,
+  opts: { chunks: number; chunksPerFile: number; workspaceId: string; repoId: string },
+): Promise<{ files: FileSpec[]; written: number; embedMs: number }> {
+  const files: FileSpec[] = [];
+  let embedMs = 0;
+  let written = 0;
+  let batch: Array<Omit<ChunkPoint, 'vector'>> = [];
+  const flush = async () => {
+    const t = performance.now();
+    const vectors = await embedDocuments(batch.map((p) => p.text));
+    embedMs += performance.now() - t;
+    await index.upsert(batch.map((p, i) => ({ ...p, vector: vectors[i] })));
+    batch = [];
+  };
+  for (let f = 0; written < opts.chunks; f++) {
+    const spec = fileSpec(f, opts.chunksPerFile);
+    files.push(spec);
+    const r = rng(7_919 * (f + 1));
+    let line = 0;
+    let byte = 0;
+    for (let c = 0; c < opts.chunksPerFile && written < opts.chunks; c++, written++) {
+      const text = chunkText(c, spec.symbols[c], r);
+      const lines = text.split('\n').length;
+      const symbol = c === 0 ? spec.symbols[0] : `${spec.symbols[0]}.${spec.symbols[c]}`;
+      batch.push({
+        id: randomUUID(),
+        text: `${spec.path}\n${symbol}\n${text}`,
+        payload: {
+          workspaceId: opts.workspaceId, repoId: opts.repoId, path: spec.path, lang: 'typescript', chunkType: c === 0 ? 'class' : c % 3 === 0 ? 'method' : 'function',
+          name: spec.symbols[c], symbol, symbols: [symbol], parentId: null, signature: text.split('\n')[1],
+          startLine: line, endLine: line + lines - 1, startByte: byte, endByte: byte + text.length, contentHash: `${f}:${c}`, content: text,
+        },
+      });
+      line += lines + 1;
+      byte += text.length + 1;
+      if (batch.length === 1000) await flush();
+    }
+  }
+  if (batch.length) await flush();
+  return { files, written, embedMs };
 }
 
 /** Linear-interpolated percentile, 2 decimals. */

@@ -114,6 +114,12 @@ describe('search (real app, SQLite + embedded store)', () => {
       expect(r.id).toBe(r.chunk.id);
       expect(r.chunk.end_line).toBeGreaterThanOrEqual(r.chunk.start_line);
     }
+    // The first chunk results cover different files, in the order of the file results.
+    const files = await api().post('/v1/search').send({ query: 'Ledger balance', top_k: 5 }).expect(200);
+    const filePaths = files.body.results.map((r: { path: string }) => r.path);
+    const firstLayer = res.body.results.slice(0, Math.min(filePaths.length, res.body.results.length)).map((r: { path: string }) => r.path);
+    expect(filePaths.length).toBeGreaterThan(1);
+    expect(firstLayer).toEqual(filePaths.slice(0, firstLayer.length));
   });
 
   it('rejects invalid requests with 400', async () => {

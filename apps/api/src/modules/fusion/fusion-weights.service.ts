@@ -3,7 +3,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DEFAULT_FUSION_WEIGHTS, type QueryClass, type SourceWeights } from '@sextant/retrieval';
 import { In, Repository, type EntityManager } from 'typeorm';
+import { SINGLE_STATEMENT } from '../../database/transaction-runner';
 import { FusionWeightsEntity } from './fusion-weights.entity';
+
+/**
+ * How long a process trusts its cached current weights. Writes in this process update the cache
+ * at once; this bounds how long another process's update (several API processes on one database)
+ * goes unseen.
+ */
+export const WEIGHTS_CACHE_TTL_MS = 5_000;
 
 export interface CurrentWeights {
   queryClass: QueryClass;
@@ -20,19 +28,19 @@ export interface CurrentWeights {
 /** Versioned per-workspace, per-query-class fusion weights (the feedback module appends versions). */
 @Injectable()
 export class FusionWeightsService {
-  private readonly cache = new Map<string, CurrentWeights>();
+  private readonly cache = new Map<string, { value: CurrentWeights; loadedAt: number }>();
 
   constructor(@InjectRepository(FusionWeightsEntity) private readonly rows: Repository<FusionWeightsEntity>) {}
 
   async current(workspaceId: string, queryClass: QueryClass): Promise<CurrentWeights> {
     const key = `${workspaceId}:${queryClass}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    if (hit && Date.now() - hit.loadedAt < WEIGHTS_CACHE_TTL_MS) return hit.value;
     const row = await this.rows.findOne({ where: { workspaceId, queryClass }, order: { version: 'DESC' } });
     const value: CurrentWeights = row
       ? { queryClass, version: row.version, weights: row.weights, origin: row.origin, pinned: row.pinned, createdAt: row.createdAt.toISOString() }
       : { queryClass, version: 0, weights: { ...DEFAULT_FUSION_WEIGHTS[queryClass] }, origin: 'default', pinned: false, createdAt: null };
-    this.cache.set(key, value);
+    this.cache.set(key, { value, loadedAt: Date.now() });
     return value;
   }
 
@@ -50,9 +58,10 @@ export class FusionWeightsService {
         pinned: options.pinned ?? false,
         principal: options.principal ?? null,
       }),
+      SINGLE_STATEMENT,
     );
     const value: CurrentWeights = { queryClass, version: row.version, weights: row.weights, origin: row.origin, pinned: row.pinned, createdAt: row.createdAt.toISOString() };
-    this.cache.set(`${workspaceId}:${queryClass}`, value);
+    this.cache.set(`${workspaceId}:${queryClass}`, { value, loadedAt: Date.now() });
     return value;
   }
 

@@ -43,7 +43,10 @@ export class SearchLogService implements BeforeApplicationShutdown {
    * the same search id (`findSearch`, `pool`) wait for the write.
    */
   recordInBackground(log: SearchLogRecord, rankings: SourceRanking[], extraItems: Array<{ source: string; itemId: string; rank: number; score: number }> = [], onError?: (err: unknown) => void): void {
-    const write = this.record(log, rankings, extraItems).catch((err) => onError?.(err));
+    // After the current I/O callbacks: on SQLite the insert runs on this thread and would otherwise delay sending the results.
+    const write = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.record(log, rankings, extraItems))
+      .catch((err) => onError?.(err));
     this.pending.set(log.searchId, write);
     void write.finally(() => this.pending.delete(log.searchId));
   }

@@ -398,12 +398,18 @@ function toEvidence(c: ScoredPoint<ChunkPayload>): ChunkEvidence {
   return { id: c.id, chunk_type: c.payload.chunkType, symbol: c.payload.symbol, start_line: c.payload.startLine, end_line: c.payload.endLine, start_byte: c.payload.startByte, end_byte: c.payload.endByte, score: round(c.score, 6), snippet };
 }
 
-/** File results -> chunk results, in file order, best chunks of each file first. */
+/**
+ * File results -> chunk results: each file's best chunk in file order, then each file's second
+ * chunk, and so on, so the first results point at different files instead of one file's windows.
+ */
 function toChunkResults(files: SearchResult[], topK: number): SearchResult[] {
   const out: SearchResult[] = [];
-  for (const f of files) {
-    for (const c of f.evidence) {
-      if (out.length >= topK) return out;
+  for (let depth = 0; out.length < topK; depth++) {
+    const layer = files.filter((f) => f.evidence.length > depth);
+    if (!layer.length) break;
+    for (const f of layer) {
+      if (out.length >= topK) break;
+      const c = f.evidence[depth];
       out.push({ ...f, id: c.id, kind: 'chunk', rank: out.length + 1, chunk: c, evidence: [c] });
     }
   }

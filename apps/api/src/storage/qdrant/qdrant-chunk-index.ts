@@ -1,23 +1,6 @@
 import { QdrantClient } from './qdrant-client';
-import {
-  assertWorkspaceScope,
-  compilePathFilter,
-  InvalidFilterError,
-  literalGlobPrefix,
-  validateIndexFilter,
-  validateK,
-  type ChunkIndex,
-  type ChunkPayload,
-  type ChunkPoint,
-  type DenseSearchOptions,
-  type IndexFilter,
-  type IndexHealth,
-  type KeywordMode,
-  type KeywordSearchOptions,
-  type ScoredPoint,
-  type StoredPoint,
-  type WorkspaceScope,
-} from '@sextant/retrieval';
+import { compilePathFilter, literalGlobPrefix, validateIndexFilter, type ChunkIndex, type ChunkPayload, type IndexFilter, type IndexHealth } from '@sextant/retrieval';
+import { CollectionIndex } from '../collection-index';
 import { KEYWORD_FIELD, QdrantCollection, type QdrantCondition, type QdrantQueryPlan } from './qdrant-collection';
 
 const PATH_PREFIXES = 'sx_path_prefixes';
@@ -26,12 +9,6 @@ const PATH_PREFIXES = 'sx_path_prefixes';
 export function pathPrefixes(path: string): string[] {
   const parts = path.split('/').filter(Boolean);
   return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
-}
-
-export function keywordModeOf(options: KeywordSearchOptions | undefined, operation: string): KeywordMode {
-  const mode = options?.mode ?? 'and';
-  if (mode !== 'and' && mode !== 'or' && mode !== 'phrase') throw new InvalidFilterError(`${operation}: mode must be 'and', 'or' or 'phrase', got ${JSON.stringify(mode)}`);
-  return mode;
 }
 
 const any = (key: string, values: readonly string[]): QdrantCondition => ({ key, match: { any: [...values] } });
@@ -81,18 +58,19 @@ export function makeQdrantClient(options: { url?: string; apiKey?: string; clien
  * await chunks.ensureCollections();
  * const hits = await chunks.searchKeyword('parseHttpResponse', { workspaceId: 'ws1' }, 10, { mode: 'phrase' });
  */
-export class QdrantChunkIndex implements ChunkIndex {
-  private readonly collection: QdrantCollection<ChunkPayload>;
+export class QdrantChunkIndex extends CollectionIndex<ChunkPayload, IndexFilter, QdrantQueryPlan<ChunkPayload>, QdrantCollection<ChunkPayload>> implements ChunkIndex {
   private readonly client: QdrantClient;
-  private readonly options: QdrantIndexOptions;
 
-  constructor(options: QdrantIndexOptions, physicalOverride?: string, aliasOverride?: string) {
-    this.options = options;
-    this.client = makeQdrantClient(options);
+  constructor(
+    private readonly options: QdrantIndexOptions,
+    physicalOverride?: string,
+    aliasOverride?: string,
+  ) {
+    const client = makeQdrantClient(options);
     const prefix = options.prefix ?? 'sextant_';
     const alias = aliasOverride ?? `${prefix}chunks`;
-    this.collection = new QdrantCollection<ChunkPayload>({
-      client: this.client,
+    const collection = new QdrantCollection<ChunkPayload>({
+      client,
       alias,
       physical: physicalOverride ?? `${prefix}chunks_v${options.version ?? 1}`,
       dims: options.dims,
@@ -109,6 +87,8 @@ export class QdrantChunkIndex implements ChunkIndex {
         { field: KEYWORD_FIELD, schema: { type: 'text', tokenizer: 'whitespace', lowercase: false, phrase_matching: true } },
       ],
     });
+    super(collection, 'ChunkIndex', planChunkQuery);
+    this.client = client;
   }
 
   /** Creates collection, payload indexes and alias when missing; safe to call on every start. */
@@ -132,35 +112,6 @@ export class QdrantChunkIndex implements ChunkIndex {
         if (previous && previous !== physical) await this.client.deleteCollection(previous);
       },
     };
-  }
-
-  upsert(points: readonly ChunkPoint[]): Promise<void> {
-    return this.collection.upsert(points);
-  }
-
-  async delete(filter: IndexFilter): Promise<number | undefined> {
-    return this.collection.deleteWhere(planChunkQuery(filter, 'ChunkIndex.delete'));
-  }
-
-  async get(ids: readonly string[], scope: WorkspaceScope): Promise<StoredPoint<ChunkPayload>[]> {
-    assertWorkspaceScope(scope, 'ChunkIndex.get');
-    return this.collection.get(ids, scope.workspaceId);
-  }
-
-  async count(filter: IndexFilter): Promise<number> {
-    return this.collection.count(planChunkQuery(filter, 'ChunkIndex.count'));
-  }
-
-  async searchDense(vector: Float32Array | number[], filter: IndexFilter, k: number, options?: DenseSearchOptions): Promise<ScoredPoint<ChunkPayload>[]> {
-    const plan = planChunkQuery(filter, 'ChunkIndex.searchDense');
-    validateK(k, 'ChunkIndex.searchDense');
-    return this.collection.searchDense(vector, plan, k, options);
-  }
-
-  async searchKeyword(query: string, filter: IndexFilter, k: number, options?: KeywordSearchOptions): Promise<ScoredPoint<ChunkPayload>[]> {
-    const plan = planChunkQuery(filter, 'ChunkIndex.searchKeyword');
-    validateK(k, 'ChunkIndex.searchKeyword');
-    return this.collection.searchKeyword(query, plan, k, keywordModeOf(options, 'ChunkIndex.searchKeyword'));
   }
 
   async health(): Promise<IndexHealth> {
