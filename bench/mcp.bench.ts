@@ -6,8 +6,9 @@
  * Setup: the real HTTP app (`createApp`, as `sextant serve` runs it) on 127.0.0.1:<ephemeral>,
  * a fresh data dir (SQLite + embedded store, 384-dim hash embedder), one repository with
  * 100k code-like chunks written straight into CHUNK_INDEX (the same generator as
- * bench:search) and 10k tasks imported through TaskHistoryService. Clients are the SDK's
- * `Client` + `StreamableHTTPClientTransport` with a reader API key, in this process.
+ * bench:search) and 10k tasks imported through TaskHistoryService. The agent is the SDK's
+ * `Client` + `StreamableHTTPClientTransport` with a reader API key, on its own thread
+ * (bench/lib/mcp-agent.worker.js), as an agent is its own process; it times each call itself.
  *
  * Measured, for the same queries (half identifiers, half natural language):
  * - `search`: the MCP tool over HTTP (per call: POST, auth, a fresh server + transport,
@@ -16,33 +17,35 @@
  * - `fetch` of the top 5 ids of each query: the MCP tool over HTTP vs the tool's own `run`
  *   in-process (ChunkIndex.get + budget);
  * each at concurrency 1 and `--concurrency`; at concurrency 1 also SearchTool.run in-process,
- * which splits the search overhead into the tool's mapping and the protocol/HTTP part. The search result cache is invalidated before
+ * which splits the search overhead into the tool's mapping and the protocol/HTTP part, and
+ * the server's own time per /mcp request (`server`: request parsed -> response finished),
+ * which is the overhead without the client's. The search result cache is invalidated before
  * every call on both paths, so every call does the full search. Calls alternate between
- * the two paths query by query so neither gets warmer caches. The HTTP rate limit is off.
- * Client and server share the machine's 2 cores, so the HTTP figures include the client.
+ * the two paths query by query so neither gets warmer caches; at concurrency 1 each call
+ * first waits (untimed) for the previous search's background pool write. The HTTP rate limit
+ * is off. Client and server share the machine's 2 cores.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Worker } from 'node:worker_threads';
 import { McpFetchInputSchema, McpSearchOutputSchema, SearchRequestSchema } from '@sextant/contracts';
 import { HashEmbedder } from '@sextant/embeddings';
-import { CHUNK_INDEX, type ChunkIndex, type ChunkPoint } from '@sextant/retrieval';
+import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
 import { createApp } from '../apps/api/src/bootstrap';
 import { loadConfig } from '../apps/api/src/config/config.schema';
 import { ApiKeysService } from '../apps/api/src/modules/auth/api-keys.service';
 import type { AuthContext } from '../apps/api/src/modules/auth/auth-context';
 import { SearchService } from '../apps/api/src/modules/fusion/search.service';
+import { SearchLogService } from '../apps/api/src/modules/fusion/search-log.service';
 import { IndexingService } from '../apps/api/src/modules/indexing/services/indexing.service';
 import { FetchTool } from '../apps/api/src/modules/mcp/tools/fetch.tool';
 import { SearchTool } from '../apps/api/src/modules/mcp/tools/search.tool';
 import { TaskHistoryService } from '../apps/api/src/modules/task-history/task-history.service';
 import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
-import { chunkText, fileSpec, identifier, pct, rng, zipf } from './lib/code-corpus';
+import { identifier, pct, rng, writeCorpusChunks, zipf } from './lib/code-corpus';
 
 const argv = process.argv.slice(2).filter((a) => a !== '--');
 const flag = (name: string, dflt: number) => {
@@ -63,10 +66,63 @@ const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x 
 
 const stats = (ms: number[]) => ({ p50: pct(ms, 50), p95: pct(ms, 95), mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2), n: ms.length });
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+interface Timed<T> {
+  ms: number;
+  value: T;
+  /** Concurrency 1 only: the server's own time for the /mcp request. */
+  serverMs: number;
+}
+let settle: () => Promise<void> = async () => undefined;
+let lastServerMs = NaN;
+/** Sequential calls first wait for the previous call's background pool write (untimed), so no call is charged with another's work. */
+async function timed<T>(fn: () => Promise<T>, sequential = true): Promise<Timed<T>> {
+  if (sequential) await settle();
+  lastServerMs = NaN;
   const t = performance.now();
   const value = await fn();
-  return { ms: performance.now() - t, value };
+  return { ms: performance.now() - t, value, serverMs: lastServerMs };
+}
+
+interface AgentReply {
+  id: number;
+  ms: number;
+  isError: boolean;
+  structuredContent?: unknown;
+  text?: string;
+  error?: string;
+}
+
+/** The SDK clients on their own thread (bench/lib/mcp-agent.worker.js); `call` resolves with the client-side time. */
+async function startAgent(url: string, key: string, clients: number) {
+  const worker = new Worker(join(__dirname, 'lib/mcp-agent.worker.js'), { workerData: { url, key, clients } });
+  const waiting = new Map<number, (reply: AgentReply) => void>();
+  let nextId = 0;
+  await new Promise<void>((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('message', (msg: AgentReply & { ready?: boolean; fatal?: string }) => {
+      if (msg.ready) return resolve();
+      if (msg.fatal) return reject(new Error(`MCP agent thread failed: ${msg.fatal}`));
+      waiting.get(msg.id)?.(msg);
+      waiting.delete(msg.id);
+    });
+  });
+  return {
+    async call(client: number, name: string, args: Record<string, unknown>, sequential = true): Promise<Timed<AgentReply>> {
+      if (sequential) await settle();
+      lastServerMs = NaN;
+      const id = nextId++;
+      const reply = await new Promise<AgentReply>((resolve) => {
+        waiting.set(id, resolve);
+        worker.postMessage({ id, client, name, args });
+      });
+      if (reply.error || reply.isError) throw new Error(`${name} failed: ${reply.error ?? reply.text}`);
+      return { ms: reply.ms, value: reply, serverMs: lastServerMs };
+    },
+    async close() {
+      worker.postMessage('close');
+      await new Promise((resolve) => worker.once('exit', resolve));
+    },
+  };
 }
 
 /** Runs `work(i, worker)` for i in [0, n) on `concurrency` workers; returns the wall time. */
@@ -88,9 +144,15 @@ async function main() {
   // Client and server share one event loop here: after a long in-process phase, a socket the server just closed for idling
   // (5 s by default) can be reused by the client before its FIN is processed (ECONNRESET). Phases never idle for a minute.
   app.getHttpServer().keepAliveTimeout = 60_000;
+  // Server-side time of the last /mcp request (request parsed -> response finished): what Sextant adds, without the client.
+  app.getHttpServer().prependListener('request', (req: { url?: string }, res: { on(e: string, f: () => void): void }) => {
+    if (req.url !== '/mcp') return;
+    const t = performance.now();
+    res.on('finish', () => (lastServerMs = performance.now() - t));
+  });
   const address = app.getHttpServer().address();
   const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const clients: Client[] = [];
+  let agent: Awaited<ReturnType<typeof startAgent>> | undefined;
   try {
     const ws = (await app.get(WorkspacesService).ensureDefault()).id;
     const repo = await app.get(IndexingService).register(ws, { path: repoDir, name: 'bench' });
@@ -99,39 +161,7 @@ async function main() {
 
     // --- corpus -------------------------------------------------------------------------------
     let t0 = performance.now();
-    const files: Array<{ path: string; symbols: string[] }> = [];
-    let batch: Array<Omit<ChunkPoint, 'vector'>> = [];
-    const flush = async () => {
-      const vectors = await embedder.embedDocuments(batch.map((p) => p.text));
-      await chunks.upsert(batch.map((p, i) => ({ ...p, vector: vectors[i] })));
-      batch = [];
-    };
-    let written = 0;
-    for (let f = 0; written < N_CHUNKS; f++) {
-      const spec = fileSpec(f, CHUNKS_PER_FILE);
-      files.push(spec);
-      const r = rng(7_919 * (f + 1));
-      let line = 0;
-      let byte = 0;
-      for (let c = 0; c < CHUNKS_PER_FILE && written < N_CHUNKS; c++, written++) {
-        const text = chunkText(c, spec.symbols[c], r);
-        const lines = text.split('\n').length;
-        const symbol = c === 0 ? spec.symbols[0] : `${spec.symbols[0]}.${spec.symbols[c]}`;
-        batch.push({
-          id: randomUUID(),
-          text: `${spec.path}\n${symbol}\n${text}`,
-          payload: {
-            workspaceId: ws, repoId: repo.id, path: spec.path, lang: 'typescript', chunkType: c === 0 ? 'class' : c % 3 === 0 ? 'method' : 'function',
-            name: spec.symbols[c], symbol, symbols: [symbol], parentId: null, signature: text.split('\n')[1],
-            startLine: line, endLine: line + lines - 1, startByte: byte, endByte: byte + text.length, contentHash: `${f}:${c}`, content: text,
-          },
-        });
-        line += lines + 1;
-        byte += text.length + 1;
-        if (batch.length === 1000) await flush();
-      }
-    }
-    if (batch.length) await flush();
+    const { files, written } = await writeCorpusChunks(chunks, (texts) => embedder.embedDocuments(texts), { chunks: N_CHUNKS, chunksPerFile: CHUNKS_PER_FILE, workspaceId: ws, repoId: repo.id });
     const chunkLoadS = (performance.now() - t0) / 1000;
     log(`chunks: ${written} in ${chunkLoadS.toFixed(1)} s`);
     t0 = performance.now();
@@ -164,6 +194,7 @@ async function main() {
     const search = app.get(SearchService);
     const fetchTool = app.get(FetchTool);
     const fresh = () => search.onIndexChanged({ workspaceId: ws });
+    settle = () => app.get(SearchLogService).flush();
     const inProcessSearch = (q: string) => {
       fresh();
       return search.search(ws, SearchRequestSchema.parse({ query: q, top_k: TOP_K, rerank: true, granularity: 'chunk' }), { principal: auth.principal });
@@ -174,52 +205,50 @@ async function main() {
       return searchTool.run({ query: q, top_k: TOP_K, rerank: true }, { auth, transport: 'http', callId: randomUUID() });
     };
     const inProcessFetch = (ids: string[]) => fetchTool.run(McpFetchInputSchema.parse({ objectIds: ids }), { auth, transport: 'http', callId: randomUUID() });
-    for (let i = 0; i < Math.max(1, CONCURRENCY); i++) {
-      const c = new Client({ name: 'bench', version: '1.0.0' });
-      await c.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers: { Authorization: `Bearer ${key.key}` } } }));
-      clients.push(c);
-    }
-    const call = async (c: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
-      const res = (await c.callTool({ name, arguments: args })) as CallToolResult;
-      if (res.isError) throw new Error(`${name} failed: ${JSON.stringify(res.content)}`);
-      return res;
-    };
-    const mcpSearch = (c: Client, q: string) => {
+    agent = await startAgent(`${baseUrl}/mcp`, key.key, Math.max(1, CONCURRENCY));
+    const mcpSearch = (client: number, q: string, sequential = true) => {
       fresh();
-      return call(c, 'search', { query: q, top_k: TOP_K, rerank: true });
+      return agent!.call(client, 'search', { query: q, top_k: TOP_K, rerank: true }, sequential);
     };
-    const mcpFetch = (c: Client, ids: string[]) => call(c, 'fetch', { objectIds: ids });
+    const mcpFetch = (client: number, ids: string[], sequential = true) => agent!.call(client, 'fetch', { objectIds: ids }, sequential);
 
     // Ids to fetch per query, and warm-up of both paths.
     const idsOf: string[][] = [];
     for (let i = 0; i < queries.length; i++) idsOf[i] = (await inProcessSearch(queries[i])).results.slice(0, FETCH_IDS).map((r) => r.id);
     for (let i = 0; i < 20; i++) {
-      await mcpSearch(clients[0], queries[i % queries.length]);
-      await mcpFetch(clients[0], idsOf[i % queries.length]);
+      await mcpSearch(0, queries[i % queries.length]);
+      await mcpFetch(0, idsOf[i % queries.length]);
       await inProcessFetch(idsOf[i % queries.length]);
     }
     const emptyFetch = idsOf.filter((ids) => !ids.length).length;
 
     // Concurrency 1, alternating paths query by query.
-    const c1 = { search: { inproc: [] as number[], http: [] as number[], paired: [] as number[], tool: [] as number[] }, fetch: { inproc: [] as number[], http: [] as number[], paired: [] as number[] } };
+    const c1 = {
+      search: { inproc: [] as number[], http: [] as number[], paired: [] as number[], tool: [] as number[], server: [] as number[], serverPaired: [] as number[] },
+      fetch: { inproc: [] as number[], http: [] as number[], paired: [] as number[], server: [] as number[], serverPaired: [] as number[] },
+    };
     let mismatched = 0;
     for (let i = 0; i < queries.length; i++) {
       const q = queries[i];
       const mcpFirst = i % 2 === 1;
-      const a = mcpFirst ? await timed(() => mcpSearch(clients[0], q)) : await timed(() => inProcessSearch(q));
-      const b = mcpFirst ? await timed(() => inProcessSearch(q)) : await timed(() => mcpSearch(clients[0], q));
+      const a = mcpFirst ? await mcpSearch(0, q) : await timed(() => inProcessSearch(q));
+      const b = mcpFirst ? await timed(() => inProcessSearch(q)) : await mcpSearch(0, q);
       const [mcp, inproc] = mcpFirst ? [a, b] : [b, a];
+      c1.search.server.push(mcp.serverMs);
+      c1.search.serverPaired.push(mcp.serverMs - inproc.ms);
       c1.search.http.push(mcp.ms);
       c1.search.inproc.push(inproc.ms);
       c1.search.paired.push(mcp.ms - inproc.ms);
-      const viaMcp = McpSearchOutputSchema.parse((mcp.value as CallToolResult).structuredContent).results.map((r) => r.id);
+      const viaMcp = McpSearchOutputSchema.parse((mcp.value as AgentReply).structuredContent).results.map((r) => r.id);
       const direct = (inproc.value as Awaited<ReturnType<typeof inProcessSearch>>).results.map((r) => r.id);
       if (viaMcp.join() !== direct.filter((id) => viaMcp.includes(id)).join()) mismatched++;
       c1.search.tool.push((await timed(() => inProcessTool(q))).ms);
       if (!idsOf[i].length) continue;
-      const fa = mcpFirst ? await timed(() => mcpFetch(clients[0], idsOf[i])) : await timed(() => inProcessFetch(idsOf[i]));
-      const fb = mcpFirst ? await timed(() => inProcessFetch(idsOf[i])) : await timed(() => mcpFetch(clients[0], idsOf[i]));
+      const fa = mcpFirst ? await mcpFetch(0, idsOf[i]) : await timed(() => inProcessFetch(idsOf[i]));
+      const fb = mcpFirst ? await timed(() => inProcessFetch(idsOf[i])) : await mcpFetch(0, idsOf[i]);
       const [fm, fi] = mcpFirst ? [fa, fb] : [fb, fa];
+      c1.fetch.server.push(fm.serverMs);
+      c1.fetch.serverPaired.push(fm.serverMs - fi.ms);
       c1.fetch.http.push(fm.ms);
       c1.fetch.inproc.push(fi.ms);
       c1.fetch.paired.push(fm.ms - fi.ms);
@@ -228,26 +257,28 @@ async function main() {
 
     // Concurrency N: each path on its own (interleaving under load would measure the mix).
     const cN = { search: { inproc: [] as number[], http: [] as number[] }, fetch: { inproc: [] as number[], http: [] as number[] }, qps: { search_inproc: 0, search_http: 0 } };
-    const runN = async (label: keyof typeof cN.qps, fn: (i: number, w: number) => Promise<unknown>, sink: number[]) => {
+    const runN = async (label: keyof typeof cN.qps, fn: (i: number, w: number) => Promise<Timed<unknown>>, sink: number[]) => {
       const { wallS } = await pool(queries.length, CONCURRENCY, async (i, w) => {
-        sink.push((await timed(() => fn(i, w))).ms);
+        sink.push((await fn(i, w)).ms);
       });
       cN.qps[label] = +(queries.length / wallS).toFixed(1);
     };
-    await runN('search_inproc', (i) => inProcessSearch(queries[i]), cN.search.inproc);
-    await runN('search_http', (i, w) => mcpSearch(clients[w], queries[i]), cN.search.http);
-    await pool(queries.length, CONCURRENCY, async (i) => void (idsOf[i].length && cN.fetch.inproc.push((await timed(() => inProcessFetch(idsOf[i]))).ms)));
-    await pool(queries.length, CONCURRENCY, async (i, w) => void (idsOf[i].length && cN.fetch.http.push((await timed(() => mcpFetch(clients[w], idsOf[i]))).ms)));
+    await runN('search_inproc', (i) => timed(() => inProcessSearch(queries[i]), false), cN.search.inproc);
+    await runN('search_http', (i, w) => mcpSearch(w, queries[i], false), cN.search.http);
+    await pool(queries.length, CONCURRENCY, async (i) => void (idsOf[i].length && cN.fetch.inproc.push((await timed(() => inProcessFetch(idsOf[i]), false)).ms)));
+    await pool(queries.length, CONCURRENCY, async (i, w) => void (idsOf[i].length && cN.fetch.http.push((await mcpFetch(w, idsOf[i], false)).ms)));
     log(`concurrency ${CONCURRENCY}`, { search: { http: stats(cN.search.http), inproc: stats(cN.search.inproc) }, fetch: { http: stats(cN.fetch.http), inproc: stats(cN.fetch.inproc) }, qps: cN.qps });
 
     // tool_inprocess: SearchTool.run without MCP/HTTP (SearchService + mapping + text), to split the overhead.
-    const s1 = { http: stats(c1.search.http), inprocess: stats(c1.search.inproc), tool_inprocess: stats(c1.search.tool) };
-    const f1 = { http: stats(c1.fetch.http), inprocess: stats(c1.fetch.inproc) };
+    const s1 = { http: stats(c1.search.http), server: stats(c1.search.server), inprocess: stats(c1.search.inproc), tool_inprocess: stats(c1.search.tool) };
+    const f1 = { http: stats(c1.fetch.http), server: stats(c1.fetch.server), inprocess: stats(c1.fetch.inproc) };
     const overhead = {
       search_p50_ms: +(s1.http.p50 - s1.inprocess.p50).toFixed(2),
       search_paired_p50_ms: pct(c1.search.paired, 50),
       fetch_p50_ms: +(f1.http.p50 - f1.inprocess.p50).toFixed(2),
       fetch_paired_p50_ms: pct(c1.fetch.paired, 50),
+      search_server_paired_p50_ms: pct(c1.search.serverPaired, 50),
+      fetch_server_paired_p50_ms: pct(c1.fetch.serverPaired, 50),
       [`search_p50_ms_c${CONCURRENCY}`]: +(pct(cN.search.http, 50) - pct(cN.search.inproc, 50)).toFixed(2),
     };
     const result = {
@@ -267,12 +298,13 @@ async function main() {
       qps: { concurrency: CONCURRENCY, ...cN.qps },
       overhead_ms: overhead,
       checks: { result_order_mismatches: mismatched, queries_without_results: emptyFetch },
-      target: { ...TARGET, met: overhead.search_p50_ms <= TARGET.overhead_p50_ms },
+      // `met`: as the agent sees it (SDK client included); `met_server_side`: what the endpoint adds on the server.
+      target: { ...TARGET, met: overhead.search_p50_ms <= TARGET.overhead_p50_ms, met_server_side: overhead.search_server_paired_p50_ms <= TARGET.overhead_p50_ms },
     };
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(result)}\n`);
     else log(JSON.stringify(result, null, 2));
   } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await agent?.close().catch(() => undefined);
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(repoDir, { recursive: true, force: true });

@@ -16,6 +16,18 @@ const Glob = z
   .min(1)
   .max(256)
   .refine((g) => (g.match(/\*\*/g) ?? []).length <= 8 && (g.match(/[{}]/g) ?? []).length <= 16, 'pattern is too complex');
+const TopK = (byDefault: number) => z.number().int().min(1).max(50).default(byDefault);
+
+/** Where a chunk is: `repo://` uri, 0-indexed inclusive line bounds, byte bounds, language. Shared by `search` and `fetch`. */
+const ChunkLocationSchema = z.object({
+  uri: z.string(),
+  /** 0-indexed, inclusive chunk bounds. */
+  start_line: z.number().int(),
+  end_line: z.number().int(),
+  start_byte: z.number().int(),
+  end_byte: z.number().int(),
+  lang: z.string().nullable(),
+});
 
 // --- search (seed 004) ---------------------------------------------------------------------
 
@@ -31,7 +43,7 @@ export const McpSearchFiltersSchema = z
 export const McpSearchInputSchema = z
   .object({
     query: Query.describe('natural language ("how do we refresh sessions") or identifiers ("SessionStore.refresh")'),
-    top_k: z.number().int().min(1).max(50).default(12).describe('how many chunks to return (1-50)'),
+    top_k: TopK(12).describe('how many chunks to return (1-50)'),
     rerank: z.boolean().default(true).describe('exact float rescoring of the dense candidates (slightly slower, more precise)'),
     filters: McpSearchFiltersSchema.optional(),
   })
@@ -49,14 +61,7 @@ export const McpSearchResultSchema = z.object({
   score: z.number(),
   /** The retrieval source that contributed most to this result's fused score. */
   source: z.string(),
-  metadata: z.object({
-    uri: z.string(),
-    /** 0-indexed, inclusive chunk bounds. */
-    start_line: z.number().int(),
-    end_line: z.number().int(),
-    start_byte: z.number().int(),
-    end_byte: z.number().int(),
-    lang: z.string().nullable(),
+  metadata: ChunkLocationSchema.extend({
     symbols: z.array(z.string()),
     explain: z
       .object({
@@ -99,14 +104,7 @@ export const McpFetchObjectSchema = z.object({
   url: z.string(),
   /** The chunk text; cut on a line boundary with a `… [truncated: N more lines …]` marker when over budget. */
   content: z.string(),
-  metadata: z.object({
-    uri: z.string(),
-    start_line: z.number().int(),
-    end_line: z.number().int(),
-    start_byte: z.number().int(),
-    end_byte: z.number().int(),
-    lang: z.string().nullable(),
-  }),
+  metadata: ChunkLocationSchema,
 });
 export type McpFetchObject = z.infer<typeof McpFetchObjectSchema>;
 
@@ -124,7 +122,7 @@ export const McpChunkTypeSchema = z.enum(['file', 'class', 'method', 'function',
 export const McpFileSearchInputSchema = z
   .object({
     query: Query,
-    top_k: z.number().int().min(1).max(50).default(10),
+    top_k: TopK(10),
     file_types: z
       .array(z.string().regex(/^\.?[A-Za-z0-9_+-]{1,16}$/, 'a file extension such as ".py" or "ts"'))
       .max(20)
@@ -138,7 +136,7 @@ export type McpFileSearchInput = z.input<typeof McpFileSearchInputSchema>;
 export const McpSymbolSearchInputSchema = z
   .object({
     query: Query,
-    top_k: z.number().int().min(1).max(50).default(5),
+    top_k: TopK(5),
   })
   .strict();
 export type McpSymbolSearchInput = z.input<typeof McpSymbolSearchInputSchema>;
@@ -176,7 +174,7 @@ export type McpFileSearchOutput = z.infer<typeof McpFileSearchOutputSchema>;
 export const McpSimilarTasksInputSchema = z
   .object({
     query: Query.describe('describe the problem or change, e.g. "customers charged twice after a retry"'),
-    top_k: z.number().int().min(1).max(50).default(5),
+    top_k: TopK(5),
   })
   .strict();
 export type McpSimilarTasksInput = z.input<typeof McpSimilarTasksInputSchema>;
