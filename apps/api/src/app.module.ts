@@ -9,6 +9,7 @@ import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { loggerOptions } from './logging/logger.options';
 import { AuthModule } from './modules/auth/auth.module';
+import { EvaluationModule } from './modules/evaluation/evaluation.module';
 import { FeedbackModule } from './modules/feedback/feedback.module';
 import { HealthModule } from './modules/health/health.module';
 import { FileSearchModule } from './modules/file-search/file-search.module';
@@ -41,6 +42,7 @@ export class AppModule {
         FileSearchModule,
         FusionModule,
         FeedbackModule,
+        EvaluationModule,
         McpModule,
         RealtimeModule,
       ],

@@ -46,3 +46,47 @@ export const EvalRunFileSchema = z.object({
   latency_ms: z.record(z.string(), z.record(z.string(), z.number().nonnegative())).optional(),
 });
 export type EvalRunFile = z.infer<typeof EvalRunFileSchema>;
+
+// --- published evaluation reports (`sextant eval run --publish`, `GET /v1/eval/reports`) -----
+
+/** One strategy's overall scores in a published report. */
+export const EvalReportStrategySchema = z.object({
+  name: z.string(),
+  queries: z.number().int(),
+  p5: z.number(),
+  p10: z.number(),
+  r5: z.number(),
+  r10: z.number(),
+  mrr: z.number(),
+  ndcg10: z.number(),
+  /** R@10 minus the baseline's over the same queries, and the paired t-test's p-value (null for the baseline itself). */
+  r10_delta: z.number().nullable(),
+  r10_p_value: z.number().nullable(),
+  latency_p50_ms: z.number().nullable(),
+});
+export type EvalReportStrategy = z.infer<typeof EvalReportStrategySchema>;
+
+/** A published evaluation report without its chart (lists). */
+export const EvalReportSummarySchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** The evaluated repository (as `meta.json` names it), or null for hand-made sets. */
+  repo: z.string().nullable(),
+  cutoff_date: z.string().nullable(),
+  queries: z.number().int(),
+  /** The strategy the significance tests compare against (task_only), when it ran. */
+  baseline: z.string().nullable(),
+  /** The product's default strategy, highlighted by the dashboard. */
+  default_strategy: z.string(),
+  strategies: z.array(EvalReportStrategySchema),
+  published_by: z.string(),
+  created_at: z.string(),
+});
+export type EvalReportSummary = z.infer<typeof EvalReportSummarySchema>;
+
+/** A published report with its overall-metrics bar chart (SVG, as `eval run --report` writes it). */
+export const EvalReportSchema = EvalReportSummarySchema.extend({ chart_svg: z.string() });
+export type EvalReport = z.infer<typeof EvalReportSchema>;
+
+export const EvalReportListResponseSchema = z.object({ reports: z.array(EvalReportSummarySchema) });
+export type EvalReportListResponse = z.infer<typeof EvalReportListResponseSchema>;

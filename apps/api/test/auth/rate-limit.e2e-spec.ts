@@ -67,7 +67,7 @@ describe('rate limits on socket messages', () => {
     const socket = io(t.url!, { transports: ['websocket'], auth: { token: key }, reconnection: false, forceNew: true });
     const quiet = io(t.url!, { transports: ['websocket'], auth: { token: other.key }, reconnection: false, forceNew: true });
     try {
-      await Promise.all([socket, quiet].map((s) => new Promise((resolve, reject) => s.once('connect', resolve).once('connect_error', reject))));
+      await Promise.all([socket, quiet].map((s) => new Promise<void>((resolve, reject) => s.once('connect', () => resolve()).once('connect_error', reject))));
       const outcome = (s: typeof socket, requestId: string) =>
         new Promise<{ event: string; payload: { error?: string; message?: string } }>((resolve) => {
           s.on('search:done', (p) => p.request_id === requestId && resolve({ event: 'done', payload: p }));

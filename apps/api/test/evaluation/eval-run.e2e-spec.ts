@@ -1,9 +1,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import request from 'supertest';
+import { EvalReportListResponseSchema, EvalReportSchema } from '@sextant/contracts';
 import { readDataset, readRunFile, scoreRun } from '@sextant/eval';
+import { EvalReportsService } from '../../src/modules/evaluation/eval-reports.service';
+import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { git, writeFiles } from '../helpers/fixture-repo';
 import { runCli } from '../helpers/spawn-cli';
+import { startTestApp } from '../helpers/test-app';
 
 /**
  * A hand-made dataset whose answers are known without running anything: three past tasks
@@ -83,6 +88,8 @@ describe('sextant eval run on a hand-made dataset', () => {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-eval-e2e-')));
   const datasetDir = path.join(base, 'dataset');
   const out = path.join(base, 'out');
+  /** The data dir of the server the report is published to (`--publish`). */
+  const serverData = path.join(base, 'server-data');
   let run: Awaited<ReturnType<typeof runCli>>;
 
   beforeAll(async () => {
@@ -90,8 +97,8 @@ describe('sextant eval run on a hand-made dataset', () => {
     fs.writeFileSync(path.join(datasetDir, 'tasks.jsonl'), jsonl(TASKS));
     fs.writeFileSync(path.join(datasetDir, 'queries.jsonl'), jsonl(QUERIES));
     run = await runCli(
-      ['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', path.join(datasetDir, 'tasks.jsonl'), '--queries', path.join(datasetDir, 'queries.jsonl'), '--json', path.join(out, 'run.json'), '--report', path.join(out, 'report.md')],
-      { DATABASE_URL: '' },
+      ['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', path.join(datasetDir, 'tasks.jsonl'), '--queries', path.join(datasetDir, 'queries.jsonl'), '--json', path.join(out, 'run.json'), '--report', path.join(out, 'report.md'), '--publish'],
+      { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData },
       180000,
     );
   }, 200000);
@@ -144,6 +151,43 @@ describe('sextant eval run on a hand-made dataset', () => {
     const svg = fs.readFileSync(path.join(out, 'report.svg'), 'utf8');
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('task_only');
+  });
+
+  it('--publish stores the scores and chart in the server\'s workspace, served at /v1/eval/reports', async () => {
+    expect(run.stderr).toMatch(/Published report [0-9a-f-]{36} to workspace default/);
+    const t = await startTestApp({ env: { SEXTANT_DATA_DIR: serverData, DATABASE_URL: '' } });
+    try {
+      const api = () => request(t.app.getHttpServer());
+      const latest = EvalReportSchema.parse((await api().get('/v1/eval/reports/latest').expect(200)).body);
+      const { runs } = await readRunFile(path.join(out, 'run.json'));
+      expect(latest.strategies.map((s) => s.name)).toEqual(Object.keys(runs));
+      const task = latest.strategies.find((s) => s.name === 'task_only')!;
+      expect(task.r10).toBeCloseTo(2 / 3, 6);
+      expect(task.r10_delta).toBeNull();
+      const rrf = latest.strategies.find((s) => s.name === 'rrf')!;
+      expect(rrf.r10).toBe(scoreRun(runs.rrf, QUERIES).overall.r10);
+      expect(rrf.r10_delta).toBeCloseTo(rrf.r10 - task.r10, 6);
+      expect(latest).toMatchObject({ queries: QUERIES.length, baseline: 'task_only', default_strategy: 'weighted_default' });
+      expect(latest.chart_svg).toBe(fs.readFileSync(path.join(out, 'report.svg'), 'utf8'));
+      const list = EvalReportListResponseSchema.parse((await api().get('/v1/eval/reports').expect(200)).body);
+      expect(list.reports.map((r) => r.id)).toEqual([latest.id]);
+      expect((list.reports[0] as Record<string, unknown>).chart_svg).toBeUndefined();
+      await api().get(`/v1/eval/reports/${latest.id}`).expect(200);
+      await api().get('/v1/eval/reports/00000000-0000-4000-8000-000000000000').expect(404);
+      await api().get('/v1/eval/reports/not-a-uuid').expect(400);
+      // Reports belong to the workspace they were published to.
+      const other = await t.app.get(WorkspacesService).create('other');
+      await expect(t.app.get(EvalReportsService).latest(other.id)).rejects.toThrow(/No evaluation report has been published to this workspace/);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('--publish to a workspace that does not exist fails before evaluating', async () => {
+    const bad = await runCli(['eval', 'run', '--dataset', datasetDir, '--publish', 'no-such-space'], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/--publish no-such-space: .*no-such-space/);
+    expect(bad.stderr).not.toMatch(/Evaluated/);
   });
 
   it('refuses an unknown strategy with a clear message', async () => {

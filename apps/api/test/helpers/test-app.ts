@@ -23,7 +23,8 @@ export async function startTestApp(options: { env?: Record<string, string>; list
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-test-'));
   let dropDb: (() => Promise<void>) | undefined;
   const env: Record<string, string | undefined> = { LOG_LEVEL: 'silent', SEXTANT_DATA_DIR: dataDir, SEXTANT_ALLOWED_ROOTS: os.tmpdir(), ...options.env };
-  if (postgresBaseUrl && !options.env?.DATABASE_URL) {
+  // DATABASE_URL: '' asks for SQLite even in the Postgres pass (e.g. to read what a CLI run wrote there).
+  if (postgresBaseUrl && options.env?.DATABASE_URL === undefined) {
     const db = await createFreshPostgresDatabase(postgresBaseUrl);
     env.DATABASE_URL = db.url;
     dropDb = db.drop;

@@ -10,7 +10,9 @@ import * as path from 'node:path';
 import type { SearchSource } from '@sextant/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
+import { EvalReportsService } from '../../src/modules/evaluation/eval-reports.service';
 import { SearchService } from '../../src/modules/fusion/search.service';
+import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { RealtimeGateway } from '../../src/modules/realtime/realtime.gateway';
 import { createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
 import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
@@ -325,8 +327,32 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     const p = await dark.newPage();
     await p.goto(`${t.url}/#/insights`);
     await p.locator('[data-query-class="conceptual"] .chart-line').first().waitFor({ state: 'attached' });
+    // A tab opened after the fact still shows what the team did before: the finished index job and the weights versions.
+    await p.waitForSelector(`.activity-list li:has-text("Fusion weights for conceptual queries → v${before.current.version + 1} (admin)")`);
+    await p.waitForSelector('.activity-list li:has-text("Indexed sample")');
+    const feed = await p.locator('.activity-list li .activity-text').allInnerTexts();
+    expect(new Set(feed).size).toBe(feed.length);
     await shot(p, 'insights-dark', true);
     await dark.close();
+  });
+
+  it('shows the latest published evaluation report on the insights page', async () => {
+    const workspaceId = (await t.app.get(WorkspacesService).ensureDefault()).id;
+    const strategy = (name: string, r10: number) => ({ name, queries: 40, p5: r10 / 4, p10: r10 / 8, r5: r10 * 0.8, r10, mrr: r10 * 0.7, ndcg10: r10 * 0.75, r10_delta: name === 'task_only' ? null : r10 - 0.6, r10_p_value: name === 'task_only' ? null : 0.01, latency_p50_ms: 5.5 });
+    const chart = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="120"><rect x="10" y="10" width="300" height="40" fill="#1f5fbf"/><script>window.pwned = true</script></svg>';
+    await t.app.get(EvalReportsService).publish(workspaceId, { title: 'Sextant evaluation — koa', repo: 'koajs/koa', cutoff_date: '2024-01-31T00:00:00Z', queries: 40, baseline: 'task_only', default_strategy: 'weighted_default', strategies: [strategy('task_only', 0.6), strategy('file_only', 0.55), strategy('weighted_default', 0.8)], chart_svg: chart }, 'cli:test');
+    await page.goto(`${t.url}/#/insights`);
+    await page.reload(); // the previous test left this page on #/insights, with "no report yet" cached
+    const card = page.locator('[data-testid="eval-report"]');
+    await card.waitFor();
+    await expect(card.locator('h3').innerText()).resolves.toBe('Sextant evaluation — koa');
+    await expect(card.locator('tr[data-strategy="weighted_default"]').getAttribute('class')).resolves.toBe('is-default');
+    await expect(card.locator('tr[data-strategy="weighted_default"] td').first().innerText()).resolves.toBe('0.800');
+    await expect(card.locator('tr[data-strategy="file_only"] td').nth(4).innerText()).resolves.toBe('-0.050*');
+    await page.waitForFunction(() => (document.querySelector('img.eval-chart') as any)?.naturalWidth > 0);
+    // The chart is shown as an image, so a script inside a published SVG never runs.
+    expect(await page.evaluate(() => (window as any).pwned)).toBeUndefined();
+    await shot(page, 'insights-eval-report', true);
   });
 });
 

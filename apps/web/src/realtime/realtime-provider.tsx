@@ -1,20 +1,25 @@
 /**
  * One socket.io connection per tab, typed by the contracts' event maps. It feeds the
- * rest of the dashboard: presence, a live activity feed, job frames written straight into
- * the `['jobs']` query cache, and weights updates. After any (re)connection that the
- * server could not recover, job state is re-read over REST (`GET /v1/jobs`).
+ * rest of the dashboard: presence, an activity feed (seeded from REST with what happened
+ * before the tab opened, then live), job frames written straight into the `['jobs']` query
+ * cache, and weights updates. After any (re)connection that the server could not recover,
+ * job state is re-read over REST (`GET /v1/jobs`).
  */
-import type { ClientToServerEvents, FeedbackRecordedEvent, IndexJob, PresenceEvent, ServerToClientEvents, WeightsUpdatedEvent } from '@sextant/contracts';
+import type { ClientToServerEvents, FeedbackRecordedEvent, IndexJob, PresenceEvent, ServerToClientEvents, WeightsResponse, WeightsUpdatedEvent } from '@sextant/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
+import { api } from '../api/client';
 import { mergeJob, queryKeys } from '../api/queries';
+import { activityFromHistory, jobActivity, mergeActivity, weightsActivity, type ActivityDraft } from './activity-history';
 
 export type SextantSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'refused';
 
 export interface ActivityItem {
   id: string;
+  /** Identifies the event (a job's start or end, a weights version) so history and live frames do not repeat it. */
+  key?: string;
   at: number;
   kind: 'index' | 'feedback' | 'weights' | 'presence';
   /** `{repo}` in the text is replaced by the repository's current name when shown. */
@@ -57,7 +62,16 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
     const s: SextantSocket = io({ auth: token ? { token } : {}, reconnectionDelayMax: 5000 });
     setSocket(s);
     setStatus('connecting');
-    const push = (item: Omit<ActivityItem, 'id' | 'at'>) => setActivity((a) => [{ ...item, id: `a${++activitySeq}`, at: Date.now() }, ...a].slice(0, MAX_ACTIVITY));
+    const add = (items: ActivityDraft[]) => setActivity((a) => mergeActivity(a, items.map((i) => ({ ...i, id: i.key })), MAX_ACTIVITY));
+    const push = (item: Omit<ActivityItem, 'id' | 'at'>) => setActivity((a) => mergeActivity(a, [{ ...item, id: `a${++activitySeq}`, at: Date.now() }], MAX_ACTIVITY));
+    // What the team did before this tab opened; a server without the weights API still gives the jobs.
+    let closed = false;
+    void Promise.all([
+      api<{ jobs: IndexJob[] }>('/v1/jobs').then((r) => r.jobs).catch(() => []),
+      api<WeightsResponse>('/v1/weights?history_limit=20').catch(() => null),
+    ]).then(([jobs, weights]) => {
+      if (!closed) add(activityFromHistory(jobs, weights, MAX_ACTIVITY));
+    });
     const seenJobs = new Set<string>();
     const applyJob = (job: IndexJob) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, job));
 
@@ -88,21 +102,19 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
       applyJob(e.job);
       if (!seenJobs.has(e.job.id)) {
         seenJobs.add(e.job.id);
-        push({ kind: 'index', repoId: e.repository_id, text: `Indexing {repo} (${e.job.kind})` });
+        const started = jobActivity({ ...e.job, status: 'running' });
+        if (started) add([{ ...started, at: Date.now() }]);
         void qc.invalidateQueries({ queryKey: queryKeys.repos }); // a repository a teammate just added
       }
     });
-    s.on('index:done', (e) => {
-      applyJob(e.job);
+    const jobEnded = (job: IndexJob) => {
+      applyJob(job);
       void qc.invalidateQueries({ queryKey: queryKeys.repos });
-      const c = e.job.counts;
-      push({ kind: 'index', tone: 'ok', repoId: e.repository_id, text: `Indexed {repo}: ${c.indexed} files, ${c.chunks} chunks${c.failed ? `, ${c.failed} failed` : ''}` });
-    });
-    s.on('index:error', (e) => {
-      applyJob(e.job);
-      void qc.invalidateQueries({ queryKey: queryKeys.repos });
-      push({ kind: 'index', tone: 'error', repoId: e.repository_id, text: `Indexing {repo} ${e.job.status}: ${e.job.error ?? 'error'}` });
-    });
+      const ended = jobActivity(job);
+      if (ended) add([{ ...ended, at: Date.now() }]);
+    };
+    s.on('index:done', (e) => jobEnded(e.job));
+    s.on('index:error', (e) => jobEnded(e.job));
     s.on('feedback:recorded', (e) => {
       setLastFeedback(e);
       push({ kind: 'feedback', negative: e.rating < 0, text: `${e.principal} rated ${shortItem(e.item_id)} ${e.rating > 0 ? 'helpful' : e.rating < 0 ? 'not relevant' : '(withdrawn)'}` });
@@ -110,9 +122,10 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
     s.on('weights:updated', (e) => {
       setLastWeights(e);
       void qc.invalidateQueries({ queryKey: queryKeys.weights });
-      push({ kind: 'weights', text: `Fusion weights for ${e.query_class} queries → v${e.version} (${e.origin})` });
+      add([weightsActivity(e, Date.now())]);
     });
     return () => {
+      closed = true;
       clearTimeout(retry);
       s.removeAllListeners();
       s.disconnect();

@@ -1,14 +1,16 @@
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { makeDataset, readDataset, readMeta, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
 import { DomainError } from '../../common/domain-error';
 import { BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
-import { buildEvaluationReport } from '../../modules/evaluation/evaluation-report';
+import { buildEvaluationReport, publishableReport } from '../../modules/evaluation/evaluation-report';
+import { EvalReportsService } from '../../modules/evaluation/eval-reports.service';
 import { EvaluationService, type EvaluationProgress } from '../../modules/evaluation/evaluation.service';
 import { SearchService } from '../../modules/fusion/search.service';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
@@ -41,6 +43,7 @@ interface RunOpts {
   fused: string;
   dataDir?: string;
   keepData?: boolean;
+  publish?: string | boolean;
 }
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -106,6 +109,7 @@ export function registerEval(program: Command): void {
     .option('--fused <strategy>', 'the fused strategy the complementarity/coverage metrics use', DEFAULT_EVAL_STRATEGY)
     .option('--data-dir <dir>', 'data directory for the throw-away workspace (default: a temporary directory, deleted afterwards)')
     .option('--keep-data', 'keep the temporary data directory')
+    .option('--publish [workspace]', "store the scores and chart in a workspace of this server's database (SEXTANT_DATA_DIR / DATABASE_URL) for the dashboard's Insights page (default workspace: default)")
     .action(async (opts: RunOpts) => {
       const topK = Number(opts.topK);
       if (!Number.isInteger(topK) || topK < 1 || topK > 50) fail(`--top-k must be an integer from 1 to 50, got "${opts.topK}"`, ExitCode.BadInput);
@@ -118,6 +122,8 @@ export function registerEval(program: Command): void {
       }
       const withBaseline = opts.baseline && (!names || names.includes(BASELINE_STRATEGY));
       const dataset = await loadDatasetOrExit(opts);
+      // The workspace to publish to is checked before the (long) evaluation.
+      const publishTo = opts.publish ? await openPublishTarget(typeof opts.publish === 'string' ? opts.publish : 'default') : null;
       for (const w of dataset.warnings.slice(0, 10)) err(`warning: ${w}`);
       if (dataset.warnings.length > 10) err(`warning: … and ${dataset.warnings.length - 10} more`);
 
@@ -170,8 +176,15 @@ export function registerEval(program: Command): void {
         await ctx.close();
         if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
         else err(`Data kept in ${dataDir}`);
+        if (publishTo) {
+          const draft = publishableReport(printed, { title, meta: dataset.meta, fused: opts.fused, queries: dataset.queries.length });
+          const published = await publishTo.ctx.get(EvalReportsService).publish(publishTo.workspaceId, draft, `cli:${osUser()}`);
+          await publishTo.ctx.close();
+          err(`Published report ${published.id} to workspace ${publishTo.slug} (GET /v1/eval/reports/latest, the dashboard's Insights page)`);
+        }
       } catch (e) {
         await ctx.close().catch(() => undefined);
+        await publishTo?.ctx.close().catch(() => undefined);
         if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
         if (e instanceof DomainError) fail(e.message, ExitCode.Failure);
         throw e;
@@ -179,6 +192,27 @@ export function registerEval(program: Command): void {
     });
 
   registerSimulateFeedback(evalCmd);
+}
+
+/** This server's database (the environment's SEXTANT_DATA_DIR / DATABASE_URL) and the workspace a report goes to. */
+async function openPublishTarget(slug: string): Promise<{ ctx: INestApplicationContext; workspaceId: string; slug: string }> {
+  const ctx = await createCliContext(loadConfigOrExit());
+  try {
+    return { ctx, workspaceId: (await ctx.get(WorkspacesService).getBySlug(slug)).id, slug };
+  } catch (e) {
+    await ctx.close();
+    if (e instanceof DomainError) fail(`--publish ${slug}: ${e.message}`, ExitCode.BadInput);
+    throw e;
+  }
+}
+
+/** The OS account running the CLI, for `published_by` (containers may have no passwd entry). */
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
 }
 
 async function loadDatasetOrExit(opts: RunOpts): Promise<EvalDataset> {

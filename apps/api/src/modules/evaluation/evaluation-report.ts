@@ -1,6 +1,7 @@
 import type { EvalDatasetMeta, EvalQuery, EvalRunFile } from '@sextant/contracts';
 import { evaluateRuns, renderMarkdownReport, renderResultsChartSvg, type EvalResults } from '@sextant/eval';
 import { BASELINE_STRATEGY, EVAL_STRATEGIES } from './eval-strategies';
+import type { EvalReportDraft } from './eval-reports.service';
 import { renderOverlapMarkdown, summarizeSourceOverlap, type OverlapSummary } from './source-overlap.summary';
 
 /** Everything `sextant eval run` prints and writes, computed from one run file. */
@@ -50,4 +51,40 @@ export function buildEvaluationReport(options: EvaluationReportOptions): Evaluat
   const intro = notes.length ? `${notes.map((n) => `- ${n}`).join('\n')}\n\n` : '';
   const markdown = `${head[0]}${intro}${legend.join('\n')}\n\n## Overall${head.slice(1).join('\n## Overall')}\n${renderOverlapMarkdown(overlap)}`;
   return { results, overlap, markdown, chartSvg: renderResultsChartSvg(results) };
+}
+
+const finiteOrNull = (x: number | null | undefined): number | null => (typeof x === 'number' && Number.isFinite(x) ? x : null);
+
+/**
+ * The part of a report `eval run --publish` stores for the dashboard: overall scores per
+ * strategy, R@10 against the baseline with its p-value, median latency, and the chart.
+ */
+export function publishableReport(report: EvaluationReport, options: { title: string; meta?: EvalDatasetMeta | null; fused: string; queries: number }): EvalReportDraft {
+  const { results } = report;
+  return {
+    title: options.title,
+    repo: options.meta?.repo ?? null,
+    cutoff_date: options.meta?.cutoff_date ?? null,
+    queries: options.queries,
+    baseline: results.baseline,
+    default_strategy: options.fused,
+    strategies: results.strategies.map((name) => {
+      const o = results.scores[name].overall;
+      const r10 = results.significance[name]?.r10;
+      return {
+        name,
+        queries: o.queries,
+        p5: o.p5,
+        p10: o.p10,
+        r5: o.r5,
+        r10: o.r10,
+        mrr: o.mrr,
+        ndcg10: o.ndcg10,
+        r10_delta: r10 ? finiteOrNull(r10.meanImprovement) : null,
+        r10_p_value: r10 ? finiteOrNull(r10.pValue) : null,
+        latency_p50_ms: finiteOrNull(results.latency[name]?.p50),
+      };
+    }),
+    chart_svg: report.chartSvg,
+  };
 }

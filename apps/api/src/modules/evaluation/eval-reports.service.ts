@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EvalReport, EvalReportSummary } from '@sextant/contracts';
+import { Repository } from 'typeorm';
+import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
+import { EvalReportEntity } from './eval-report.entity';
+
+/** What `eval run --publish` stores: the summary without the fields the store assigns. */
+export type EvalReportDraft = Omit<EvalReportSummary, 'id' | 'published_by' | 'created_at'> & { chart_svg: string };
+
+/** Published evaluation reports, per workspace, newest first. */
+@Injectable()
+export class EvalReportsService {
+  constructor(@InjectRepository(EvalReportEntity) private readonly rows: Repository<EvalReportEntity>) {}
+
+  async publish(workspaceId: string, draft: EvalReportDraft, publishedBy: string): Promise<EvalReport> {
+    const { title, chart_svg, ...summary } = draft;
+    const row = this.rows.create({ id: randomUUID(), workspaceId, title: title.slice(0, 300), summary: JSON.stringify(summary), chartSvg: chart_svg, publishedBy: publishedBy.slice(0, 64), createdAt: new Date() });
+    await this.rows.insert(row);
+    return toReport(row);
+  }
+
+  async list(workspaceId: string, limit = 20): Promise<EvalReportSummary[]> {
+    const rows = await this.rows.find({ where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    return rows.map((r) => toSummary(r));
+  }
+
+  async latest(workspaceId: string): Promise<EvalReport> {
+    const row = await this.rows.findOne({ where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    if (!row) throw new DomainError(DomainErrorCode.NotFound, 'No evaluation report has been published to this workspace yet: run `sextant eval run --dataset <dir> --publish <workspace>`');
+    return toReport(row);
+  }
+
+  async get(workspaceId: string, id: string): Promise<EvalReport> {
+    const row = await this.rows.findOne({ where: { workspaceId, id } });
+    if (!row) throw notFound('Evaluation report', id);
+    return toReport(row);
+  }
+}
+
+function toSummary(r: EvalReportEntity): EvalReportSummary {
+  const summary = JSON.parse(r.summary) as Omit<EvalReportSummary, 'id' | 'title' | 'published_by' | 'created_at'>;
+  return { id: r.id, title: r.title, ...summary, published_by: r.publishedBy, created_at: r.createdAt.toISOString() };
+}
+
+function toReport(r: EvalReportEntity): EvalReport {
+  return { ...toSummary(r), chart_svg: r.chartSvg };
+}

@@ -1,0 +1,49 @@
+/**
+ * The activity feed a newly opened tab starts with: what the team did before the tab
+ * connected, rebuilt from REST (recent index jobs, fusion-weights versions), newest first.
+ * Live socket events then add to it; an item with the same key is never shown twice.
+ */
+import type { IndexJob, WeightsResponse } from '@sextant/contracts';
+import type { ActivityItem } from './realtime-provider';
+
+export type ActivityDraft = Omit<ActivityItem, 'id'> & { key: string };
+
+const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
+
+/** Activity items for jobs: finished ones as results, running ones as "Indexing …". */
+export function jobActivity(job: IndexJob): ActivityDraft | null {
+  const c = job.counts;
+  if (FINISHED.has(job.status)) {
+    const at = Date.parse(job.finished_at ?? job.started_at ?? job.created_at);
+    if (job.status === 'succeeded') {
+      return { key: `job:${job.id}:end`, at, kind: 'index', tone: 'ok', repoId: job.repository_id, text: `Indexed {repo}: ${c.indexed} files, ${c.chunks} chunks${c.failed ? `, ${c.failed} failed` : ''}` };
+    }
+    return { key: `job:${job.id}:end`, at, kind: 'index', tone: 'error', repoId: job.repository_id, text: `Indexing {repo} ${job.status}: ${job.error ?? 'error'}` };
+  }
+  const started = job.started_at ?? job.created_at;
+  return started ? { key: `job:${job.id}:start`, at: Date.parse(started), kind: 'index', repoId: job.repository_id, text: `Indexing {repo} (${job.kind})` } : null;
+}
+
+export function weightsActivity(v: { query_class: string; version: number; origin: string }, at: number): ActivityDraft {
+  return { key: `weights:${v.query_class}:${v.version}`, at, kind: 'weights', text: `Fusion weights for ${v.query_class} queries → v${v.version} (${v.origin})` };
+}
+
+/** Recent jobs and stored weights versions (not the built-in defaults) as activity, newest first. */
+export function activityFromHistory(jobs: readonly IndexJob[], weights: WeightsResponse | null, limit: number): ActivityDraft[] {
+  const items: ActivityDraft[] = [];
+  for (const job of jobs) {
+    const item = jobActivity(job);
+    if (item && Number.isFinite(item.at)) items.push(item);
+  }
+  for (const c of weights?.classes ?? []) {
+    for (const v of c.history) if (v.version > 0 && v.created_at) items.push(weightsActivity(v, Date.parse(v.created_at)));
+  }
+  return items.sort((a, b) => b.at - a.at).slice(0, limit);
+}
+
+/** Adds items to a feed (newest first), dropping keys it already shows. */
+export function mergeActivity<T extends { key?: string; at: number }>(feed: readonly T[], add: readonly T[], limit: number): T[] {
+  const seen = new Set(feed.map((i) => i.key).filter(Boolean));
+  const fresh = add.filter((i) => !i.key || !seen.has(i.key));
+  return [...feed, ...fresh].sort((a, b) => b.at - a.at).slice(0, limit);
+}
