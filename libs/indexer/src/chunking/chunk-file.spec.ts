@@ -329,6 +329,14 @@ describe.each(CASES)('chunkFile($lang)', ({ lang, path, source, expected, budget
     expect(result.symbols.imports.length).toBeGreaterThan(0);
     expect(result.symbols.references.length).toBeGreaterThan(0);
   });
+
+  it('skips only the call sites with `references: false`: same chunks, definitions and imports', async () => {
+    const lean = await chunkFile(input, { maxChunkChars: BUDGET, references: false });
+    expect(lean.symbols.references).toEqual([]);
+    expect(lean.chunks).toEqual(result.chunks);
+    expect(lean.symbols.definitions).toEqual(result.symbols.definitions);
+    expect(lean.symbols.imports).toEqual(result.symbols.imports);
+  });
 });
 
 describe('chunkFile details', () => {

@@ -46,12 +46,19 @@ export interface ChunkOptions {
   forceFallback?: boolean;
   /** Reported as `error` when `forceFallback` is set. */
   fallbackReason?: string;
+  /**
+   * Collect call sites into `symbols.references` (default true). Finding them walks the whole
+   * syntax tree once more (about a quarter of a parse); callers that keep only definitions and
+   * imports, like the API's indexing jobs, turn it off.
+   */
+  references?: boolean;
 }
 
 export const DEFAULT_CHUNK_OPTIONS: Required<Omit<ChunkOptions, 'fallbackReason'>> & { fallbackReason?: string } = {
   maxChunkChars: 1500,
   windowOverlapLines: 3,
   forceFallback: false,
+  references: true,
 };
 
 export interface ChunkFileInput {

@@ -11,6 +11,7 @@ import {
   isGitRepo,
   readSourceFile,
   type ChunkFileResult,
+  type ChunkOptions,
   type CodeChunk,
   type DiscoveredFile,
   type ParsePool,
@@ -31,6 +32,8 @@ const BATCH_FILES = 64;
 const PIPELINE_DEPTH = 6;
 const PROGRESS_INTERVAL_MS = 250;
 const MAX_ERRORS_KEPT = 500;
+/** Only definitions and imports are stored (`symbols`), so the call-site walk is skipped. */
+const CHUNK_OPTIONS: ChunkOptions = { references: false };
 
 /** Abort reason used on process shutdown: the job is interrupted, not cancelled, and resumes on the next start. */
 export const SHUTDOWN = 'shutdown';
@@ -252,7 +255,7 @@ export class IndexJobRunner {
         }
         const write = { path: file.path, contentHash: read.contentHash, size: file.size, lang: file.lang, statKey: trustedStatKey(file, jobStartMs) };
         try {
-          const result = await this.pool.chunk({ workspaceId: job.workspaceId, repoId: job.repositoryId, path: file.path, lang: file.lang, text: read.text });
+          const result = await this.pool.chunk({ workspaceId: job.workspaceId, repoId: job.repositoryId, path: file.path, lang: file.lang, text: read.text }, CHUNK_OPTIONS);
           return { write, result };
         } catch (err) {
           return { write, result: null, failure: (err as Error).message };
