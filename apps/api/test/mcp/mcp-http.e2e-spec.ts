@@ -266,6 +266,9 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
       expect(res.structuredContent).toBeUndefined();
     }
     expect(await searchLogCount()).toBe(before);
+    const unknown = await callTool(memberClient, 'grep_everything', { query: 'x' });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/Tool grep_everything not found\. Available tools: search, fetch/);
   });
 
   it('refuses a wrong or missing key with 401 and WWW-Authenticate', async () => {
@@ -307,6 +310,10 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
     expect(metrics).toMatch(/^mcp_fetch_latency_seconds_count [1-9]/m);
     expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="search",outcome="ok"\} [1-9]/m);
     expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="refresh_index",outcome="forbidden"\} [1-9]/m);
+    // From the invalid-arguments test above: refused calls are counted, unknown names under one label.
+    expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="search",outcome="invalid"\} [4-9]/m);
+    expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="\(unknown\)",outcome="invalid"\} 1$/m);
+    expect(metrics).not.toMatch(/grep_everything/);
   });
 
   it('50 concurrent clients with keys of two workspaces each see only their own workspace', async () => {

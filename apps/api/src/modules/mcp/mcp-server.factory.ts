@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import { ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidFilterError, MissingWorkspaceError } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { roleAtLeast, type AuthContext } from '../auth/auth-context';
@@ -25,7 +26,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** Outcome label of `mcp_tool_calls_total`. */
-type CallOutcome = 'ok' | 'error' | 'forbidden';
+type CallOutcome = 'ok' | 'error' | 'forbidden' | 'invalid';
 
 /**
  * Builds one MCP server with every tool for one caller. The HTTP endpoint builds a fresh
@@ -45,6 +46,7 @@ export class McpServerFactory {
   private readonly searchLatency;
   private readonly fetchLatency;
   private listing?: ListToolsResult;
+  private readonly byName: Map<string, McpTool>;
   /** Each Server would otherwise build its own Ajv instance (a large share of a request's CPU); it holds no per-client state. */
   private readonly jsonSchemaValidator = new AjvJsonSchemaValidator();
 
@@ -52,7 +54,8 @@ export class McpServerFactory {
     @Inject(MCP_TOOLS) private readonly tools: McpTool[],
     metrics: MetricsService,
   ) {
-    this.calls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls by tool and outcome (ok, error, forbidden)', ['tool', 'outcome']);
+    this.byName = new Map(tools.map((t) => [t.name, t]));
+    this.calls = metrics.counter('mcp_tool_calls_total', 'MCP tool calls by tool and outcome (ok, error, forbidden, invalid arguments or unknown tool)', ['tool', 'outcome']);
     this.duration = metrics.histogram('mcp_tool_duration_seconds', 'MCP tool call latency by tool', ['tool'], LATENCY_BUCKETS);
     this.searchLatency = metrics.histogram('mcp_search_latency_seconds', 'End-to-end latency of MCP search tools', ['tool'], LATENCY_BUCKETS);
     this.fetchLatency = metrics.histogram('mcp_fetch_latency_seconds', 'End-to-end latency of the MCP fetch tool', [], LATENCY_BUCKETS);
@@ -63,15 +66,33 @@ export class McpServerFactory {
     return this.tools.map((t) => t.name);
   }
 
-  create(auth: AuthContext, transport: McpCallContext['transport']): McpServer {
-    const server = new McpServer({ name: 'sextant', title: 'Sextant', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator });
-    for (const tool of this.tools) {
-      const handler = (args: unknown, extra: { signal?: AbortSignal }) => this.call(tool, args, { auth, transport, callId: randomUUID(), signal: extra.signal });
-      server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: tool.annotations }, handler as never);
-    }
-    // The SDK converts every zod schema to JSON Schema on each tools/list; with a server per request that is paid every time.
-    server.server.setRequestHandler(ListToolsRequestSchema, () => this.toolListing());
+  /**
+   * The SDK's low-level `Server` with two handlers: tools/list answers the listing built once, and
+   * tools/call validates the arguments with the tool's zod schema (the same "Input validation error"
+   * result McpServer gives) and runs it. McpServer would register ten tools and re-validate every
+   * result against its output schema on each request; our results are built from those schemas,
+   * and SDK clients validate `structuredContent` against the listed output schema themselves.
+   */
+  create(auth: AuthContext, transport: McpCallContext['transport']): Server {
+    const server = new Server({ name: 'sextant', title: 'Sextant', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator });
+    server.setRequestHandler(ListToolsRequestSchema, () => this.toolListing());
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(request.params.name, request.params.arguments, { auth, transport, callId: randomUUID(), signal: extra.signal }));
     return server;
+  }
+
+  private callTool(name: string, args: unknown, ctx: McpCallContext): Promise<CallToolResult> | CallToolResult {
+    const tool = this.byName.get(name);
+    if (!tool) {
+      // Not labelled with the requested name: clients choose it, and every label value is a new series.
+      this.calls.inc({ tool: '(unknown)', outcome: 'invalid' });
+      return { content: [{ type: 'text', text: `Tool ${name} not found. Available tools: ${this.toolNames.join(', ')}.` }], isError: true };
+    }
+    const parsed = tool.input.safeParse(args ?? {});
+    if (!parsed.success) {
+      this.calls.inc({ tool: name, outcome: 'invalid' });
+      return { content: [{ type: 'text', text: `Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}` }], isError: true };
+    }
+    return this.call(tool, parsed.data, ctx);
   }
 
   /** The tools/list answer, built once with the SDK's own converter (identical to what McpServer would list). */
