@@ -25,15 +25,17 @@ function record(socket: Socket): Array<{ event: string; at: number; payload: any
   return seen;
 }
 
-/** Delays one source so the test knows which answers last. */
-function slowSource(t: TestApp, slow: SearchSource, ms: number): () => void {
+/** Holds one source back until `release()`: it answers last however loaded the machine is. */
+function holdSource(t: TestApp, held: SearchSource): { release: () => void; restore: () => void } {
   const search = t.app.get(SearchService) as unknown as { execute: (s: SearchSource, ...rest: unknown[]) => Promise<unknown> };
   const original = search.execute.bind(search);
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   const spy = jest.spyOn(search, 'execute').mockImplementation(async (source: SearchSource, ...rest: unknown[]) => {
-    if (source === slow) await new Promise((r) => setTimeout(r, ms));
+    if (source === held) await gate;
     return original(source, ...rest);
   });
-  return () => spy.mockRestore();
+  return { release, restore: () => spy.mockRestore() };
 }
 
 describe('realtime gateway (socket.io clients against the running app)', () => {
@@ -62,51 +64,69 @@ describe('realtime gateway (socket.io clients against the running app)', () => {
   });
 
   it('streams partials as sources answer, the first before the slowest source finishes, then done', async () => {
-    const restore = slowSource(t, 'task.dense', 600);
+    const slow = holdSource(t, 'task.dense');
     try {
       const socket = await connect(t.url!, keyA);
       sockets.push(socket);
       const seen = record(socket);
-      const started = performance.now();
-      socket.emit('search:start', { request_id: 'r1', query: 'SessionStore refresh', options: { top_k: 5 } });
+      // A generous per-source timeout: the held source must answer late, not be dropped.
+      socket.emit('search:start', { request_id: 'r1', query: 'SessionStore refresh', options: { top_k: 5, timeout_ms: 30_000 } });
+      // The other four sources stream their partials while task.dense is still held back.
+      await waitFor(() => seen.filter((e) => e.event === 'search:partial').length === 4 || undefined, { what: 'four partials' });
+      expect(seen.some((e) => e.event === 'search:done')).toBe(false);
+      slow.release();
       await waitFor(() => seen.find((e) => e.event === 'search:done'), { what: 'search:done' });
       const partials = seen.filter((e) => e.event === 'search:partial');
       const done = seen.find((e) => e.event === 'search:done')!;
       expect(partials.length).toBe(5);
       expect(partials.every((p) => p.at <= done.at)).toBe(true);
-      expect(partials[0].at - started).toBeLessThan(600); // before the slow source could have answered
       expect(partials.at(-1)!.payload.source).toBe('task.dense');
       expect(partials[0].payload).toMatchObject({ request_id: 'r1', sources_pending: expect.arrayContaining(['task.dense']) });
       expect(partials.at(-1)!.payload.sources_pending).toEqual([]);
       expect(done.payload).toMatchObject({ request_id: 'r1', search_id: expect.any(String) });
       expect(done.payload.results[0].path).toBe('src/auth/session.ts');
     } finally {
-      restore();
+      slow.release();
+      slow.restore();
     }
   });
 
   it('search:cancel stops further partials; a new search:start cancels the previous one', async () => {
-    const restore = slowSource(t, 'task.dense', 500);
+    const socket = await connect(t.url!, keyA);
+    sockets.push(socket);
+    const seen = record(socket);
+    const partialsOf = (id: string) => seen.filter((e) => e.event === 'search:partial' && e.payload.request_id === id).length;
+    // task.dense is held back, so nothing of c1 is in flight once the other four have answered.
+    const first = holdSource(t, 'task.dense');
     try {
-      const socket = await connect(t.url!, keyA);
-      sockets.push(socket);
-      const seen = record(socket);
-      socket.emit('search:start', { request_id: 'c1', query: 'Clamp value' });
-      await waitFor(() => seen.some((e) => e.event === 'search:partial'), { what: 'first partial' });
+      socket.emit('search:start', { request_id: 'c1', query: 'Clamp value', options: { timeout_ms: 30_000 } });
+      await waitFor(() => partialsOf('c1') === 4 || undefined, { what: 'c1 partials of the four free sources' });
       socket.emit('search:cancel', { request_id: 'c1' });
+      await new Promise((r) => setTimeout(r, 200)); // the cancel reaches the server before the held source is let go
       const cancelledAt = performance.now();
+      first.release();
       await new Promise((r) => setTimeout(r, 900));
-      expect(seen.filter((e) => e.payload?.request_id === 'c1' && e.at > cancelledAt + 20)).toEqual([]);
+      expect(seen.filter((e) => e.payload?.request_id === 'c1' && e.at > cancelledAt)).toEqual([]);
       expect(seen.some((e) => e.event === 'search:done' && e.payload.request_id === 'c1')).toBe(false);
+    } finally {
+      first.release();
+      first.restore();
+    }
 
-      socket.emit('search:start', { request_id: 'n1', query: 'Clamp value' });
-      await waitFor(() => seen.some((e) => e.payload?.request_id === 'n1'), { what: 'n1 partial' });
-      socket.emit('search:start', { request_id: 'n2', query: 'token cache' });
+    const second = holdSource(t, 'task.dense');
+    try {
+      socket.emit('search:start', { request_id: 'n1', query: 'Clamp value', options: { timeout_ms: 30_000 } });
+      await waitFor(() => partialsOf('n1') > 0 || undefined, { what: 'n1 partial' });
+      socket.emit('search:start', { request_id: 'n2', query: 'token cache', options: { timeout_ms: 30_000 } });
+      // n2 has started (so n1 is cancelled) before n1's held source may answer.
+      await waitFor(() => partialsOf('n2') > 0 || undefined, { what: 'n2 partial' });
+      second.release();
       await waitFor(() => seen.some((e) => e.event === 'search:done' && e.payload.request_id === 'n2'), { what: 'n2 done' });
       await new Promise((r) => setTimeout(r, 700));
       expect(seen.some((e) => e.event === 'search:done' && e.payload.request_id === 'n1')).toBe(false);
     } finally {
-      restore();
+      second.release();
+      second.restore();
     }
   });
 
