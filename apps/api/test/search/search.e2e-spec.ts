@@ -149,9 +149,9 @@ describe('search (real app, SQLite + embedded store)', () => {
       return original(source, ...rest);
     });
     try {
-      const res = await api().post('/v1/search').send({ query: 'where is validate_token', timeout_ms: 300 }).expect(200);
+      const res = await api().post('/v1/search').send({ query: 'where is validate_token', timeout_ms: 1000 }).expect(200);
       expect(res.body.results[0].path).toBe('src/auth/token.py');
-      expect(res.body.limits).toEqual(expect.arrayContaining([expect.stringMatching(/^file\.dense: failed: vector store exploded/), 'task.dense: timed out after 300 ms']));
+      expect(res.body.limits).toEqual(expect.arrayContaining([expect.stringMatching(/^file\.dense: failed: vector store exploded/), 'task.dense: timed out after 1000 ms']));
     } finally {
       spy.mockRestore();
     }
