@@ -72,6 +72,24 @@ export type FeedbackRateResponse = z.infer<typeof FeedbackRateResponseSchema>;
 export const FeedbackListQuerySchema = z.object({ search_id: z.string().uuid() }).strict();
 export type FeedbackListQuery = z.infer<typeof FeedbackListQuerySchema>;
 
+export const FeedbackRecentQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).describe('how many ratings, newest first (1..100)') }).strict();
+export type FeedbackRecentQuery = z.infer<typeof FeedbackRecentQuerySchema>;
+
+/** `GET /v1/feedback/recent` response: the workspace's latest ratings (the dashboard's activity feed). */
+export const FeedbackRecentResponseSchema = z.object({
+  ratings: z.array(
+    z.object({
+      search_id: z.string(),
+      item_id: z.string(),
+      rating: z.number(),
+      principal: z.string(),
+      /** When this rating was given (or last changed); also `rated_at` of its `feedback:recorded` event. */
+      rated_at: z.string(),
+    }),
+  ),
+});
+export type FeedbackRecentResponse = z.infer<typeof FeedbackRecentResponseSchema>;
+
 export const FeedbackRatingSchema = z.object({
   item_id: z.string(),
   rating: z.number(),

@@ -41,6 +41,8 @@ export const FeedbackRecordedEventSchema = z.object({
   item_id: z.string(),
   rating: z.number(),
   principal: z.string(),
+  /** ISO time of the rating, as `GET /v1/feedback/recent` lists it. */
+  rated_at: z.string(),
 });
 export type FeedbackRecordedEvent = z.infer<typeof FeedbackRecordedEventSchema>;
 

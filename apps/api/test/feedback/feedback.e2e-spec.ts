@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { WeightsResponseSchema, type FeedbackRateResponse, type WeightsResponse, type WeightsUpdatedEvent } from '@sextant/contracts';
+import { FeedbackRecentResponseSchema, WeightsResponseSchema, type FeedbackRateResponse, type FeedbackRecordedEvent, type WeightsResponse, type WeightsUpdatedEvent } from '@sextant/contracts';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { FeedbackEvents } from '../../src/modules/realtime/realtime.events';
@@ -168,6 +168,28 @@ describe('feedback: ratings move the fusion weights (REST, socket, MCP)', () => 
       expect(outsiderSaw).toEqual([]);
     } finally {
       for (const sock of [rater, watcher, outsider]) sock.disconnect();
+    }
+  });
+
+  it('GET /v1/feedback/recent lists the workspace’s latest ratings, newest first, as the socket announced them; other workspaces see none', async () => {
+    const s = await search(keys.member);
+    const watcher = await connect(t.url!, keys.reader);
+    try {
+      const recorded: FeedbackRecordedEvent[] = [];
+      watcher.on('feedback:recorded', (e: FeedbackRecordedEvent) => recorded.push(e));
+      await api().post('/v1/feedback').set(bearer(keys.member)).send({ search_id: s.search_id, item_id: s.results[1].id, rating: -1 }).expect(200);
+      await new Promise((r) => setTimeout(r, 10)); // distinct times, so "newest first" is well defined
+      await api().post('/v1/feedback').set(bearer(keys.member)).send({ search_id: s.search_id, item_id: s.results[0].id, rating: 1 }).expect(200);
+      await waitFor(() => recorded.length === 2 || undefined, { what: 'two feedback:recorded events' });
+      const recent = FeedbackRecentResponseSchema.parse((await api().get('/v1/feedback/recent').query({ limit: 2 }).set(bearer(keys.reader)).expect(200)).body);
+      // Same fields, newest first: the dashboard keys its activity feed on them, so a rating seen live is not listed twice.
+      expect(recent.ratings).toEqual([...recorded].reverse().map(({ workspace_id: _ws, ...rest }) => rest));
+      expect(recent.ratings[0]).toMatchObject({ item_id: s.results[0].id, rating: 1, principal: expect.stringMatching(/^key:/) });
+      const outsider = (await api().get('/v1/feedback/recent').set(bearer(keys.other)).expect(200)).body;
+      expect(outsider.ratings.some((r: { search_id: string }) => r.search_id === s.search_id)).toBe(false);
+      for (const limit of [0, 101, 'x']) await api().get('/v1/feedback/recent').query({ limit }).set(bearer(keys.reader)).expect(400);
+    } finally {
+      watcher.disconnect();
     }
   });
 

@@ -336,9 +336,10 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     const p = await dark.newPage();
     await p.goto(`${t.url}/#/insights`);
     await p.locator('[data-query-class="conceptual"] .chart-line').first().waitFor({ state: 'attached' });
-    // A tab opened after the fact still shows what the team did before: the finished index job and the weights versions.
+    // A tab opened after the fact still shows what the team did before: the finished index job, the ratings and the weights versions.
     await p.waitForSelector(`.activity-list li:has-text("Fusion weights for conceptual queries → v${before.current.version + 1} (admin)")`);
     await p.waitForSelector('.activity-list li:has-text("Indexed sample")');
+    await p.waitForSelector('.activity-list li:has-text("local rated"):has-text("not relevant")');
     const feed = await p.locator('.activity-list li .activity-text').allInnerTexts();
     expect(new Set(feed).size).toBe(feed.length);
     await shot(p, 'insights-dark', true);

@@ -1,9 +1,9 @@
 /**
  * The activity feed a newly opened tab starts with: what the team did before the tab
- * connected, rebuilt from REST (recent index jobs, fusion-weights versions), newest first.
+ * connected, rebuilt from REST (recent index jobs, ratings, fusion-weights versions), newest first.
  * Live socket events then add to it; an item with the same key is never shown twice.
  */
-import type { IndexJob, WeightsResponse } from '@sextant/contracts';
+import type { FeedbackRecentResponse, IndexJob, WeightsResponse } from '@sextant/contracts';
 import type { ActivityItem } from './realtime-provider';
 
 export type ActivityDraft = Omit<ActivityItem, 'id'> & { key: string };
@@ -28,9 +28,25 @@ export function weightsActivity(v: { query_class: string; version: number; origi
   return { key: `weights:${v.query_class}:${v.version}`, at, kind: 'weights', text: `Fusion weights for ${v.query_class} queries → v${v.version} (${v.origin})` };
 }
 
-/** Recent jobs and stored weights versions (not the built-in defaults) as activity, newest first. */
-export function activityFromHistory(jobs: readonly IndexJob[], weights: WeightsResponse | null, limit: number): ActivityDraft[] {
+/** A rating (from `GET /v1/feedback/recent` or a `feedback:recorded` event: the same key for both). */
+export function feedbackActivity(r: { search_id: string; item_id: string; rating: number; principal: string; rated_at: string }): ActivityDraft {
+  const verdict = r.rating > 0 ? 'helpful' : r.rating < 0 ? 'not relevant' : '(withdrawn)';
+  return { key: `rating:${r.search_id}:${r.item_id}:${r.principal}:${r.rated_at}`, at: Date.parse(r.rated_at), kind: 'feedback', negative: r.rating < 0, text: `${r.principal} rated ${shortItem(r.item_id)} ${verdict}` };
+}
+
+/** `file:<repo>:<path>` -> the path; chunk ids stay as they are (shortened). */
+export function shortItem(id: string): string {
+  const m = /^file:[^:]+:(.+)$/.exec(id);
+  return m ? m[1] : id.length > 16 ? `${id.slice(0, 8)}…` : id;
+}
+
+/** Recent jobs, ratings and stored weights versions (not the built-in defaults) as activity, newest first. */
+export function activityFromHistory(jobs: readonly IndexJob[], weights: WeightsResponse | null, limit: number, ratings: FeedbackRecentResponse['ratings'] = []): ActivityDraft[] {
   const items: ActivityDraft[] = [];
+  for (const r of ratings) {
+    const item = feedbackActivity(r);
+    if (Number.isFinite(item.at)) items.push(item);
+  }
   for (const job of jobs) {
     const item = jobActivity(job);
     if (item && Number.isFinite(item.at)) items.push(item);

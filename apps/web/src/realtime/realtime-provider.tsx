@@ -5,13 +5,13 @@
  * cache, and weights updates. After any (re)connection that the server could not recover,
  * job state is re-read over REST (`GET /v1/jobs`).
  */
-import type { ClientToServerEvents, FeedbackRecordedEvent, IndexJob, PresenceEvent, ServerToClientEvents, WeightsResponse, WeightsUpdatedEvent } from '@sextant/contracts';
+import type { ClientToServerEvents, FeedbackRecentResponse, FeedbackRecordedEvent, IndexJob, PresenceEvent, ServerToClientEvents, WeightsResponse, WeightsUpdatedEvent } from '@sextant/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { api } from '../api/client';
 import { mergeJob, queryKeys } from '../api/queries';
-import { activityFromHistory, jobActivity, mergeActivity, weightsActivity, type ActivityDraft } from './activity-history';
+import { activityFromHistory, feedbackActivity, jobActivity, mergeActivity, weightsActivity, type ActivityDraft } from './activity-history';
 
 export type SextantSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting' | 'refused';
@@ -45,7 +45,6 @@ const RealtimeContext = createContext<RealtimeState>({ socket: null, status: 'co
 
 export const useRealtime = () => useContext(RealtimeContext);
 
-let activitySeq = 0;
 const MAX_ACTIVITY = 40;
 
 export function RealtimeProvider({ token, children }: { token: string | null; children: ReactNode }) {
@@ -63,14 +62,14 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
     setSocket(s);
     setStatus('connecting');
     const add = (items: ActivityDraft[]) => setActivity((a) => mergeActivity(a, items.map((i) => ({ ...i, id: i.key })), MAX_ACTIVITY));
-    const push = (item: Omit<ActivityItem, 'id' | 'at'>) => setActivity((a) => mergeActivity(a, [{ ...item, id: `a${++activitySeq}`, at: Date.now() }], MAX_ACTIVITY));
     // What the team did before this tab opened; a server without the weights API still gives the jobs.
     let closed = false;
     void Promise.all([
       api<{ jobs: IndexJob[] }>('/v1/jobs').then((r) => r.jobs).catch(() => []),
       api<WeightsResponse>('/v1/weights?history_limit=20').catch(() => null),
-    ]).then(([jobs, weights]) => {
-      if (!closed) add(activityFromHistory(jobs, weights, MAX_ACTIVITY));
+      api<FeedbackRecentResponse>('/v1/feedback/recent?limit=20').then((r) => r.ratings).catch(() => []),
+    ]).then(([jobs, weights, ratings]) => {
+      if (!closed) add(activityFromHistory(jobs, weights, MAX_ACTIVITY, ratings));
     });
     const seenJobs = new Set<string>();
     const applyJob = (job: IndexJob) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, job));
@@ -117,7 +116,7 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
     s.on('index:error', (e) => jobEnded(e.job));
     s.on('feedback:recorded', (e) => {
       setLastFeedback(e);
-      push({ kind: 'feedback', negative: e.rating < 0, text: `${e.principal} rated ${shortItem(e.item_id)} ${e.rating > 0 ? 'helpful' : e.rating < 0 ? 'not relevant' : '(withdrawn)'}` });
+      add([feedbackActivity(e)]);
     });
     s.on('weights:updated', (e) => {
       setLastWeights(e);
@@ -136,10 +135,4 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
 
   const value = useMemo(() => ({ socket, status, statusDetail, presence, activity, lastWeights, lastFeedback }), [socket, status, statusDetail, presence, activity, lastWeights, lastFeedback]);
   return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
-}
-
-/** `file:<repo>:<path>` -> the path; chunk ids stay as they are (shortened). */
-function shortItem(id: string): string {
-  const m = /^file:[^:]+:(.+)$/.exec(id);
-  return m ? m[1] : id.length > 16 ? `${id.slice(0, 8)}…` : id;
 }

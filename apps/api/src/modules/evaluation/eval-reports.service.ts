@@ -22,7 +22,8 @@ export class EvalReportsService {
   }
 
   async list(workspaceId: string, limit = 20): Promise<EvalReportSummary[]> {
-    const rows = await this.rows.find({ where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    // The chart (tens of KB each) is only sent by `latest` and `get`.
+    const rows = await this.rows.find({ select: { id: true, title: true, summary: true, publishedBy: true, createdAt: true }, where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
     return rows.map((r) => toSummary(r));
   }
 

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { FeedbackListQuerySchema, FeedbackRateRequestSchema, type FeedbackListResponse, type FeedbackRateResponse } from '@sextant/contracts';
+import { FeedbackListQuerySchema, FeedbackRateRequestSchema, FeedbackRecentQuerySchema, type FeedbackListResponse, type FeedbackRateResponse, type FeedbackRecentResponse } from '@sextant/contracts';
 import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import type { AuthContext } from '../auth/auth-context';
@@ -10,6 +10,7 @@ import { FeedbackService } from './feedback.service';
 
 class FeedbackRateDto extends zodDto(FeedbackRateRequestSchema) {}
 class FeedbackListQueryDto extends zodDto(FeedbackListQuerySchema) {}
+class FeedbackRecentQueryDto extends zodDto(FeedbackRecentQuerySchema) {}
 
 @ApiTags('feedback')
 @Controller('v1/feedback')
@@ -31,5 +32,13 @@ export class FeedbackController {
   @ApiZodQuery(FeedbackListQuerySchema)
   list(@CurrentAuth() auth: AuthContext, @Query() query: FeedbackListQueryDto): Promise<FeedbackListResponse> {
     return this.feedback.list(auth, query.search_id);
+  }
+
+  /** The workspace's latest ratings, newest first (`limit` 1..100, default 20). */
+  @Get('recent')
+  @RequireRole('reader')
+  @ApiZodQuery(FeedbackRecentQuerySchema)
+  recent(@CurrentAuth() auth: AuthContext, @Query() query: FeedbackRecentQueryDto): Promise<FeedbackRecentResponse> {
+    return this.feedback.recent(auth, query.limit);
   }
 }

@@ -7,6 +7,7 @@ import {
   STAR_TO_SIGNED,
   type FeedbackListResponse,
   type FeedbackRateResponse,
+  type FeedbackRecentResponse,
   type FeedbackRecordedEvent,
   type QueryClassName,
   type WeightsUpdatedEvent,
@@ -92,7 +93,7 @@ export class FeedbackService implements FeedbackRater {
     const outcome = await this.lock.run(`${auth.workspaceId}:${queryClass}`, () => this.withVersionRetry(() => this.tx.run((m) => this.apply(m, { auth, searchId, itemId, rating, stars, queryClass, page, at }))));
     this.weights.invalidate(auth.workspaceId, queryClass);
 
-    this.events.emit(FeedbackEvents.Recorded, { workspace_id: auth.workspaceId, search_id: searchId, item_id: itemId, rating, principal: auth.principal } satisfies FeedbackRecordedEvent);
+    this.events.emit(FeedbackEvents.Recorded, { workspace_id: auth.workspaceId, search_id: searchId, item_id: itemId, rating, principal: auth.principal, rated_at: at.toISOString() } satisfies FeedbackRecordedEvent);
     if (outcome.learning.outcome === 'updated') {
       this.events.emit(FeedbackEvents.WeightsUpdated, {
         workspace_id: auth.workspaceId,
@@ -137,6 +138,12 @@ export class FeedbackService implements FeedbackRater {
       ratings: rows.map((r) => mapRating(r, auth.principal)),
       items: [...items.values()].map(({ sum, ...it }) => ({ ...it, mean: round(sum / it.count) })),
     };
+  }
+
+  /** The workspace's latest ratings, newest first (what the activity feed shows for earlier ratings). */
+  async recent(auth: AuthContext, limit: number): Promise<FeedbackRecentResponse> {
+    const rows = await this.db.getRepository(FeedbackRatingEntity).find({ where: { workspaceId: auth.workspaceId }, order: { updatedAt: 'DESC', id: 'DESC' }, take: limit });
+    return { ratings: rows.map((r) => ({ search_id: r.searchId, item_id: r.itemId, rating: r.rating, principal: r.principal, rated_at: new Date(r.updatedAt).toISOString() })) };
   }
 
   /** The rating's write and its learning step, in one transaction. */
