@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PRIORS_CONFIG, loadPriorsFile, type PriorsConfig } from './priors-file';
 
 const optionalUrl = (protocols: string[]) =>
   z
@@ -44,6 +45,8 @@ export const envSchema = z.object({
     .regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb')
     .default('1mb'),
   SEXTANT_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(10000),
+  /** JSON file with the structural-prior table (see priors-file.ts); unset = the built-in table. */
+  SEXTANT_PRIORS_FILE: z.string().trim().optional(),
   SEXTANT_MAX_FILE_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
   SEXTANT_WATCH: boolish,
   /** MCP endpoint: Host names (any port) or host:port accepted; `*` accepts any. Default: loopback names and HOST. */
@@ -73,6 +76,8 @@ export interface AppConfig {
   /** Requests per window per API key (per client IP when unauthenticated); `limit` 0 disables. */
   rateLimit: { limit: number; windowS: number };
   log: { level: string; toStderr: boolean };
+  /** Search ranking: the structural-prior table applied to every fused result. */
+  ranking: { priors: PriorsConfig };
 }
 
 /** Raised when the environment is invalid; the message names every bad variable. */
@@ -102,6 +107,14 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   }
   if (e.EMBEDDINGS_PROVIDER === 'hash' && e.EMBEDDINGS_MODEL && e.EMBEDDINGS_MODEL !== 'hash') {
     problems.push({ variable: 'EMBEDDINGS_MODEL', message: 'only applies to EMBEDDINGS_PROVIDER=openai' });
+  }
+  let priors = DEFAULT_PRIORS_CONFIG;
+  if (e.SEXTANT_PRIORS_FILE) {
+    try {
+      priors = loadPriorsFile(path.resolve(cwd, e.SEXTANT_PRIORS_FILE));
+    } catch (err) {
+      problems.push({ variable: 'SEXTANT_PRIORS_FILE', message: (err as Error).message });
+    }
   }
   if (problems.length) throw new ConfigError(problems);
 
@@ -150,6 +163,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     },
     rateLimit: { limit: e.SEXTANT_RATE_LIMIT, windowS: e.SEXTANT_RATE_WINDOW_S },
     log: { level: e.LOG_LEVEL, toStderr: false },
+    ranking: { priors },
   };
 }
 

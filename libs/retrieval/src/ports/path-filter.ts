@@ -6,7 +6,11 @@ export const GLOB_LIMITS = { maxGlobs: 20, maxLength: 256, maxWildcards: 16, max
 
 export type PathPredicate = (path: string) => boolean;
 
-function checkGlob(glob: unknown, field: string): string {
+/**
+ * Checks one untrusted glob against {@link GLOB_LIMITS} (length, wildcards, brace ranges and
+ * depth, extglobs) and returns it; throws `InvalidFilterError` naming `field` otherwise.
+ */
+export function checkGlob(glob: unknown, field: string): string {
   if (typeof glob !== 'string' || glob.length === 0) throw new InvalidFilterError(`${field}: globs must be non-empty strings`);
   if (glob.length > GLOB_LIMITS.maxLength) throw new InvalidFilterError(`${field}: glob longer than ${GLOB_LIMITS.maxLength} characters: "${glob.slice(0, 40)}…"`);
   if (glob.includes('\0')) throw new InvalidFilterError(`${field}: glob contains a NUL character`);

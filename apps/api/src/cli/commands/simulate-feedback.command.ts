@@ -98,7 +98,7 @@ export function registerSimulateFeedback(evalCmd: Command): void {
         const search = ctx.get(SearchService);
         const weights = ctx.get(FusionWeightsService);
         const logs = ctx.get(SearchLogService);
-        const feedback = new FeedbackService(ctx.get(DataSource), ctx.get(TransactionRunner), logs, weights, ctx.get(EventEmitter2), params);
+        const feedback = new FeedbackService(ctx.get(DataSource), ctx.get(TransactionRunner), logs, weights, ctx.get(EventEmitter2), params, search.priors);
         const evaluation = new EvaluationService(ctx.get(WorkspacesService), ctx.get(IndexingService), ctx.get(TaskHistoryService), search);
         const sim = new FeedbackSimulation(evaluation, search, logs, weights, feedback);
         const result = await sim.run({

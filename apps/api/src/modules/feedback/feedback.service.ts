@@ -26,6 +26,7 @@ import {
   type QueryClass,
   type RatedPage,
   type SourceRanking,
+  type StructuralPriors,
 } from '@sextant/retrieval';
 import { DataSource, MoreThan, type EntityManager } from 'typeorm';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
@@ -33,6 +34,7 @@ import { TransactionRunner } from '../../database/transaction-runner';
 import { roleAtLeast, type AuthContext } from '../auth/auth-context';
 import { FusionWeightsService } from '../fusion/fusion-weights.service';
 import { SearchLogService } from '../fusion/search-log.service';
+import { STRUCTURAL_PRIORS } from '../fusion/structural-priors.provider';
 import type { SearchPoolEntity } from '../fusion/search-log.entity';
 import { FeedbackEvents } from '../realtime/realtime.events';
 import { FeedbackRatingEntity } from './feedback-rating.entity';
@@ -66,6 +68,7 @@ export class FeedbackService implements FeedbackRater {
     private readonly weights: FusionWeightsService,
     private readonly events: EventEmitter2,
     @Inject(FEEDBACK_LEARNER_PARAMS) readonly params: LearnerParams,
+    @Inject(STRUCTURAL_PRIORS) private readonly priors: StructuralPriors,
   ) {}
 
   async rate(auth: AuthContext, input: unknown, options: RateOptions = {}): Promise<FeedbackRateResponse> {
@@ -87,7 +90,7 @@ export class FeedbackService implements FeedbackRater {
     const credit = assignCredit({ strategy, pool, weights: search.weights, itemId });
     // The page the rating is judged on: what the search showed (first K results) plus, inside the
     // transaction, every item this principal rated; every source that answered takes part.
-    const page = ratedPage({ strategy, pool, weights: search.weights, pageSize: Math.min(this.params.pageSize, search.resultCount || this.params.pageSize), pathOf: pathOfItem });
+    const page = ratedPage({ strategy, pool, weights: search.weights, pageSize: Math.min(this.params.pageSize, search.resultCount || this.params.pageSize), pathOf: pathOfItem, priors: this.priors });
     const at = options.at ?? new Date();
 
     const outcome = await this.lock.run(`${auth.workspaceId}:${queryClass}`, () => this.withVersionRetry(() => this.tx.run((m) => this.apply(m, { auth, searchId, itemId, rating, stars, queryClass, page, at }))));

@@ -9,11 +9,12 @@ import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
 import { SearchLogService } from './search-log.service';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
+import { STRUCTURAL_PRIORS, structuralPriorsProvider } from './structural-priors.provider';
 
 @Module({
   imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity]), FileSearchModule, TaskHistoryModule, IndexingModule],
   controllers: [SearchController],
-  providers: [SearchService, FusionWeightsService, SearchLogService],
-  exports: [SearchService, FusionWeightsService, SearchLogService],
+  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider],
+  exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS],
 })
 export class FusionModule {}

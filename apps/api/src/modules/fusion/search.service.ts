@@ -12,7 +12,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { applyPriors, classifyQuery, filesFromTasks, fuse, type ChunkPayload, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights } from '@sextant/retrieval';
+import { applyPriors, classifyQuery, filesFromTasks, fuse, type ChunkPayload, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -25,6 +25,7 @@ import { FusionWeightsService } from './fusion-weights.service';
 import { IndexedPathsCache } from './indexed-paths.cache';
 import { SearchCache } from './search-cache';
 import { SearchLogService } from './search-log.service';
+import { STRUCTURAL_PRIORS } from './structural-priors.provider';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
 /** Similar tasks considered per task source. */
@@ -78,6 +79,8 @@ export class SearchService {
     private readonly repos: RepositoriesRepository,
     private readonly files: FilesRepository,
     @Inject(EMBEDDER) private readonly embedder: CachedEmbedder,
+    /** The structural-prior table (also what offline re-ranking must use to match live searches). */
+    @Inject(STRUCTURAL_PRIORS) readonly priors: StructuralPriors,
   ) {}
 
   @OnEvent(IndexEvents.Done)
@@ -281,7 +284,7 @@ export class SearchService {
     const rankings = this.rankingsOf(outcomes);
     if (!rankings.length) return [];
     const fused = fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword'] });
-    return applyPriors(fused.map((f) => ({ ...f, path: f.id.slice(f.id.indexOf(':', 5) + 1) })));
+    return applyPriors(fused.map((f) => ({ ...f, path: f.id.slice(f.id.indexOf(':', 5) + 1) })), this.priors);
   }
 
   /** The chunks shown with each file: what the chunk sources matched, else the file's best chunks for the query. */

@@ -123,7 +123,7 @@ export class FeedbackSimulation {
       pooled.set(q.id, pq);
       if (i >= cut) {
         const live = [...new Set(res.results.map((r) => r.path))].slice(0, 10);
-        const offline = rankOffline(rankings, res.weights as SourceWeights).slice(0, 10);
+        const offline = rankOffline(rankings, res.weights as SourceWeights, this.search.priors).slice(0, 10);
         if (live.join('\n') === offline.join('\n')) agree++;
       }
       if ((i + 1) % 50 === 0) onProgress(`Pooled ${i + 1}/${queries.length} queries`);
@@ -138,8 +138,8 @@ export class FeedbackSimulation {
     const trainBest = {} as WeightsByClass;
     const oracleBest = {} as WeightsByClass;
     for (const qc of CLASSES) {
-      trainBest[qc] = bestFixedWeights(trainQ, qc, grid, metric).weights;
-      oracleBest[qc] = bestFixedWeights(heldout, qc, grid, metric).weights;
+      trainBest[qc] = bestFixedWeights(trainQ, qc, grid, metric, this.search.priors).weights;
+      oracleBest[qc] = bestFixedWeights(heldout, qc, grid, metric, this.search.priors).weights;
     }
 
     // The deliberately bad start: of the five "90 % on one source" settings, the worst on the training half.
@@ -151,7 +151,7 @@ export class FeedbackSimulation {
       for (const s of SOURCES) {
         const w = Object.fromEntries(SOURCES.map((x) => [x, x === s ? badShare : (1 - badShare) / (SOURCES.length - 1)])) as SourceWeights;
         const mine = trainQ.filter((q) => q.queryClass === qc);
-        const score = meanScores(scoreQueries(mine, { specific: w, conceptual: w }))[metric];
+        const score = meanScores(scoreQueries(mine, { specific: w, conceptual: w }, this.search.priors))[metric];
         if (score < worst.score) worst = { source: s, score, weights: w };
       }
       badWeights[qc] = worst.weights;
@@ -168,8 +168,8 @@ export class FeedbackSimulation {
       }
     }
 
-    const gridHeldout = meanScores(scoreQueries(heldout, trainBest));
-    const oracleHeldout = meanScores(scoreQueries(heldout, oracleBest));
+    const gridHeldout = meanScores(scoreQueries(heldout, trainBest, this.search.priors));
+    const oracleHeldout = meanScores(scoreQueries(heldout, oracleBest, this.search.priors));
     const recovery = scenarios
       .filter((s) => s.name === 'bad')
       .map((s) => {
@@ -222,7 +222,7 @@ export class FeedbackSimulation {
     let searches = 0;
     const total = a.train.length * a.epochs;
     const every = Math.max(1, Math.floor(total / 20));
-    const checkpoint = async () => checkpoints.push({ searches, ratings: counts.total, score: meanScores(scoreQueries(a.heldout, await this.currentWeights(a.ws)))[a.metric] });
+    const checkpoint = async () => checkpoints.push({ searches, ratings: counts.total, score: meanScores(scoreQueries(a.heldout, await this.currentWeights(a.ws), this.search.priors))[a.metric] });
     await checkpoint();
 
     for (let epoch = 0; epoch < a.epochs; epoch++) {
@@ -249,8 +249,8 @@ export class FeedbackSimulation {
     }
 
     const learned = await this.currentWeights(a.ws);
-    const before = scoreQueries(a.heldout, a.initial);
-    const after = scoreQueries(a.heldout, learned);
+    const before = scoreQueries(a.heldout, a.initial, this.search.priors);
+    const after = scoreQueries(a.heldout, learned, this.search.priors);
     return {
       name: a.name,
       noise: a.noise,

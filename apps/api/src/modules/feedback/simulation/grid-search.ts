@@ -1,4 +1,4 @@
-import type { QueryClass, SourceWeights } from '@sextant/retrieval';
+import { DEFAULT_STRUCTURAL_PRIORS, type QueryClass, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { rankOffline, type PooledQuery, type SimMetric } from './offline-ranker';
 import { scoreRanking } from '@sextant/eval';
 
@@ -21,12 +21,12 @@ export function simplexGrid(sources: readonly string[], step: number): SourceWei
 }
 
 /** The grid point with the best mean `metric` over `queries` of one class (ties: first found). */
-export function bestFixedWeights(queries: readonly PooledQuery[], queryClass: QueryClass, grid: readonly SourceWeights[], metric: SimMetric): { weights: SourceWeights; score: number } {
+export function bestFixedWeights(queries: readonly PooledQuery[], queryClass: QueryClass, grid: readonly SourceWeights[], metric: SimMetric, priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS): { weights: SourceWeights; score: number } {
   const mine = queries.filter((q) => q.queryClass === queryClass);
   let best = { weights: grid[0], score: -1 };
   for (const w of grid) {
     let total = 0;
-    for (const q of mine) total += scoreRanking(rankOffline(q.rankings, w), q.relevant)[metric];
+    for (const q of mine) total += scoreRanking(rankOffline(q.rankings, w, priors), q.relevant)[metric];
     const score = mine.length ? total / mine.length : 0;
     if (score > best.score + 1e-12) best = { weights: w, score };
   }

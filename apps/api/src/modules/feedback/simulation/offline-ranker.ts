@@ -1,5 +1,5 @@
 import { scoreRanking, type MetricName } from '@sextant/eval';
-import { fuse, priorFor, type QueryClass, type SourceRanking, type SourceWeights } from '@sextant/retrieval';
+import { DEFAULT_STRUCTURAL_PRIORS, fuse, type QueryClass, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 
 /** One query with the per-source rankings its logged search pooled. */
 export interface PooledQuery {
@@ -20,23 +20,16 @@ export const pathOfItem = (id: string) => id.slice(id.indexOf(':', 5) + 1);
  * then the structural priors — what SearchService does after the sources answered — so many
  * weight settings can be scored without searching again. Returns ranked file paths.
  */
-export function rankOffline(rankings: readonly SourceRanking[], weights: SourceWeights, topK = 50): string[] {
+export function rankOffline(rankings: readonly SourceRanking[], weights: SourceWeights, priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS, topK = 50): string[] {
   const fused = fuse('weighted', rankings, { weights });
-  // Same order as applyPriors (score × prior, stable), with the path's prior memoised: grid search calls this a lot.
+  // Same order as applyPriors (score × prior, stable); StructuralPriors memoises each path's prior (grid search calls this a lot).
   const ranked = fused
     .map((f, index) => {
       const path = pathOfItem(f.id);
-      return { path, score: f.score * cachedPrior(path), index };
+      return { path, score: f.score * priors.priorFor(path), index };
     })
     .sort((a, b) => b.score - a.score || a.index - b.index);
   return [...new Set(ranked.slice(0, topK).map((r) => r.path))];
-}
-
-const priors = new Map<string, number>();
-function cachedPrior(path: string): number {
-  let p = priors.get(path);
-  if (p === undefined) priors.set(path, (p = priorFor(path)));
-  return p;
 }
 
 export const SIM_METRICS = ['r10', 'mrr', 'ndcg10'] as const satisfies readonly MetricName[];
@@ -44,9 +37,9 @@ export type SimMetric = (typeof SIM_METRICS)[number];
 export type SimScores = Record<SimMetric, number>;
 
 /** Per-query metrics of the offline ranking of each query with its class's weights. */
-export function scoreQueries(queries: readonly PooledQuery[], weights: WeightsByClass): SimScores[] {
+export function scoreQueries(queries: readonly PooledQuery[], weights: WeightsByClass, priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS): SimScores[] {
   return queries.map((q) => {
-    const m = scoreRanking(rankOffline(q.rankings, weights[q.queryClass]), q.relevant);
+    const m = scoreRanking(rankOffline(q.rankings, weights[q.queryClass], priors), q.relevant);
     return { r10: m.r10, mrr: m.mrr, ndcg10: m.ndcg10 };
   });
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { McpDocsInputSchema, McpDocsOutputSchema, type McpDocsOutput } from '@sextant/contracts';
-import { applyPriors, CHUNK_INDEX, type ChunkIndex, type KeywordMode } from '@sextant/retrieval';
+import { applyPriors, CHUNK_INDEX, type ChunkIndex, type KeywordMode, type StructuralPriors } from '@sextant/retrieval';
+import { STRUCTURAL_PRIORS } from '../../fusion/structural-priors.provider';
 import type { z } from 'zod';
 import { IndexingService } from '../../indexing/services/indexing.service';
 import type { McpCallContext, McpTool, McpToolOutcome } from '../mcp-tool';
@@ -32,6 +33,7 @@ export class SearchDocsTool implements McpTool<typeof McpDocsInputSchema, typeof
   constructor(
     @Inject(CHUNK_INDEX) private readonly chunks: ChunkIndex,
     private readonly indexing: IndexingService,
+    @Inject(STRUCTURAL_PRIORS) private readonly priors: StructuralPriors,
   ) {}
 
   async run(args: z.output<typeof McpDocsInputSchema>, ctx: McpCallContext): Promise<McpToolOutcome<McpDocsOutput>> {
@@ -42,7 +44,7 @@ export class SearchDocsTool implements McpTool<typeof McpDocsInputSchema, typeof
       this.indexing.list(ctx.auth.workspaceId),
     ]);
     const names = new Map(repos.map((r) => [r.id, r.name]));
-    const ranked = applyPriors(hits.map((h) => ({ ...h, path: h.payload.path }))).slice(0, args.limit);
+    const ranked = applyPriors(hits.map((h) => ({ ...h, path: h.payload.path })), this.priors).slice(0, args.limit);
     const structured: McpDocsOutput = {
       query: args.query,
       mode: args.mode,
