@@ -236,7 +236,7 @@ async function main(): Promise<void> {
       loadAvg1mStart: +load.toFixed(2),
       loadAvg1mEnd: +loadavg()[0].toFixed(2),
     };
-    if (load >= 1) Object.assign(result, { note: `the machine was busy when the run started (1-minute load ${load.toFixed(2)} on ${threads} cores): figures may be depressed` });
+    if (load >= threads) Object.assign(result, { note: `the machine was busy when the run started (1-minute load ${load.toFixed(2)} on ${threads} cores): figures may be depressed` });
     if (!flag('--json')) {
       console.log(`chunked ${result.files} files (${result.mb} MB) into ${chunks} chunks in ${result.chunkSeconds}s on ${threads} threads`);
       console.log(`chunking ${result.mbPerSec} MB/s, ${result.filesPerSec} files/s; parse-only ${result.parseOnlyMbPerSec} MB/s; ratio ${result.chunkToParseRatio} (parsed files only: ${result.parsedChunkToParseRatio})`);
