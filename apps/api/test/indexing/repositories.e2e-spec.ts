@@ -155,6 +155,8 @@ describe('Indexing over REST (real app)', () => {
     try {
       const incremental = (await server().post(`/v1/repos/${reg.body.id}/index`).send({}).expect(202)).body.id as string;
       await finalSave;
+      // Until its outcome is written (and searches see the new index), the job does not claim it.
+      expect((await server().get(`/v1/jobs/${incremental}`).expect(200)).body.status).toBe('running');
       const fullRequest = server().post(`/v1/repos/${reg.body.id}/index`).send({ kind: 'full' }).then((res) => res);
       setTimeout(releaseSave, 50);
       const full = (await fullRequest).body;

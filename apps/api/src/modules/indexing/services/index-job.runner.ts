@@ -176,31 +176,54 @@ export class IndexJobRunner {
 
       // --- finish -----------------------------------------------------------------------
       job.phase = 'done';
-      job.status = 'succeeded';
-      job.finishedAt = new Date();
-      await this.jobs.save(job);
+      const final: FinalState = { status: 'succeeded', finishedAt: new Date() };
+      await this.saveFinal(job, final);
       if (!targeted) await this.repos.update(ws, repo.id, { lastIndexedCommit: commit, lastIndexedAt: new Date() });
+      this.showFinal(job, final);
       this.events.emit(IndexEvents.Done, this.event(job));
       return job;
     } catch (caught) {
       const err = signal.aborted && !(caught instanceof JobCancelledError) ? new JobCancelledError(signal.reason === SHUTDOWN) : caught;
-      job.finishedAt = new Date();
       if (err instanceof JobCancelledError && err.interrupted) {
         job.finishedAt = null;
         await this.jobs.save(job); // still `running`: resumes on the next start
       } else if (err instanceof JobCancelledError) {
-        job.status = 'cancelled';
-        await this.jobs.save(job);
+        const final: FinalState = { status: 'cancelled', finishedAt: new Date() };
+        await this.saveFinal(job, final);
+        this.showFinal(job, final);
         this.events.emit(IndexEvents.Done, this.event(job));
       } else {
-        job.status = 'failed';
-        job.error = (err as Error).message;
-        await this.jobs.save(job);
+        const final: FinalState = { status: 'failed', finishedAt: new Date(), error: (err as Error).message };
+        await this.saveFinal(job, final);
+        this.showFinal(job, final);
         this.logger.error({ err, jobId: job.id }, 'Index job failed');
         this.events.emit(IndexEvents.Error, this.event(job));
       }
       return job;
     }
+  }
+
+  /** Jobs whose outcome is being written: a new index request must not join them. */
+  private readonly finishing = new Set<string>();
+
+  isFinishing(jobId: string): boolean {
+    return this.finishing.has(jobId);
+  }
+
+  /**
+   * Writes the job's final state to its row only; {@link showFinal} then puts it on the live job
+   * (what `GET /v1/jobs/:id` returns while the job runs), once the repository row is updated and
+   * just before the Done event's listeners (search cache invalidation) run. So "succeeded" means
+   * searches already see the new index.
+   */
+  private async saveFinal(job: IndexJobEntity, final: FinalState): Promise<void> {
+    this.finishing.add(job.id);
+    await this.jobs.save(Object.assign(Object.create(Object.getPrototypeOf(job) as object) as IndexJobEntity, job, final));
+  }
+
+  private showFinal(job: IndexJobEntity, final: FinalState): void {
+    Object.assign(job, final);
+    this.finishing.delete(job.id);
   }
 
   /**
@@ -358,6 +381,9 @@ export function statKeyOf(file: Pick<DiscoveredFile, 'size' | 'mtimeMs' | 'ctime
 
 /** File systems with coarse timestamps (1-2 s) can hide a write made in the same tick as our stat. */
 const RACY_WINDOW_MS = 2000;
+
+/** What a finished job's row gets. */
+type FinalState = Pick<IndexJobEntity, 'status' | 'finishedAt'> & Partial<Pick<IndexJobEntity, 'error'>>;
 
 /**
  * The stat key to remember for a file read by a job that started at `jobStartMs`, or null when the

@@ -135,9 +135,10 @@ export class IndexingService {
   async startOrJoin(workspaceId: string, repositoryId: string, kind: IndexJobKind = 'incremental', paths?: string[]): Promise<{ job: IndexJob; joined: boolean }> {
     await this.requireRepo(workspaceId, repositoryId);
     const active = this.running.get(repositoryId) ?? null;
-    if (active && (active.job.status === 'queued' || active.job.status === 'running')) return { job: mapIndexJob(active.job), joined: true };
-    // A job that has just reached its final state may still be writing it: joining it would
-    // silently drop this request (a `full` job asked for right after an incremental one).
+    const joinable = active && (active.job.status === 'queued' || active.job.status === 'running') && !this.runner.isFinishing(active.job.id);
+    if (active && joinable) return { job: mapIndexJob(active.job), joined: true };
+    // A job that is only writing its outcome: joining it would silently drop this request (a
+    // `full` job asked for right after an incremental one), so wait for it and start anew.
     if (active) await active.done.catch(() => undefined);
     const persisted = await this.jobs.findActive(workspaceId, repositoryId);
     const job = persisted ?? (await this.jobs.create(workspaceId, repositoryId, kind, paths ? { paths } : {}));
