@@ -74,6 +74,8 @@ interface PreparedBatch {
 @Injectable()
 export class IndexJobRunner {
   private readonly logger = new Logger(IndexJobRunner.name);
+  /** Jobs whose outcome is being written: a new index request must not join them. */
+  private readonly finishing = new Set<string>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -202,9 +204,6 @@ export class IndexJobRunner {
       return job;
     }
   }
-
-  /** Jobs whose outcome is being written: a new index request must not join them. */
-  private readonly finishing = new Set<string>();
 
   isFinishing(jobId: string): boolean {
     return this.finishing.has(jobId);
