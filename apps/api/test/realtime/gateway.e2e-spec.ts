@@ -1,13 +1,12 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import type { SearchSource } from '@sextant/contracts';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { AuthService } from '../../src/modules/auth/auth.service';
-import { SearchService } from '../../src/modules/fusion/search.service';
 import { IndexEvents } from '../../src/modules/indexing/services/indexing.tokens';
 import { createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
 import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { holdSource } from '../helpers/hold-source';
 import { waitFor } from '../helpers/wait';
 
 function connect(url: string, token?: string): Promise<Socket> {
@@ -23,19 +22,6 @@ function record(socket: Socket): Array<{ event: string; at: number; payload: any
   const seen: Array<{ event: string; at: number; payload: any }> = [];
   socket.onAny((event, payload) => seen.push({ event, at: performance.now(), payload }));
   return seen;
-}
-
-/** Holds one source back until `release()`: it answers last however loaded the machine is. */
-function holdSource(t: TestApp, held: SearchSource): { release: () => void; restore: () => void } {
-  const search = t.app.get(SearchService) as unknown as { execute: (s: SearchSource, ...rest: unknown[]) => Promise<unknown> };
-  const original = search.execute.bind(search);
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const spy = jest.spyOn(search, 'execute').mockImplementation(async (source: SearchSource, ...rest: unknown[]) => {
-    if (source === held) await gate;
-    return original(source, ...rest);
-  });
-  return { release, restore: () => spy.mockRestore() };
 }
 
 describe('realtime gateway (socket.io clients against the running app)', () => {

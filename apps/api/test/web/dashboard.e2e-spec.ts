@@ -7,16 +7,15 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SearchSource } from '@sextant/contracts';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
 import { EvalReportsService } from '../../src/modules/evaluation/eval-reports.service';
-import { SearchService } from '../../src/modules/fusion/search.service';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { RealtimeGateway } from '../../src/modules/realtime/realtime.gateway';
 import { createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
 import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { holdSource } from '../helpers/hold-source';
 import { waitFor } from '../helpers/wait';
 
 // Callbacks given to page.evaluate/waitForFunction run in the browser; the repository's
@@ -53,22 +52,6 @@ async function shot(page: Page, name: string, fullPage = false): Promise<void> {
 function ensureDashboardBuilt(): void {
   if (fs.existsSync(WEB_DIST)) return;
   execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: REPO_ROOT, stdio: 'inherit' });
-}
-
-/**
- * Holds one search source back until `release()` (or `maxMs`, so it stays inside the 2 s source
- * timeout), so partial results are visibly on screen before the search is done.
- */
-function slowSource(t: TestApp, slow: SearchSource, maxMs: number): { release: () => void; restore: () => void } {
-  const search = t.app.get(SearchService) as unknown as { execute: (s: SearchSource, ...rest: unknown[]) => Promise<unknown> };
-  const original = search.execute.bind(search);
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const spy = jest.spyOn(search, 'execute').mockImplementation(async (source: SearchSource, ...rest: unknown[]) => {
-    if (source === slow) await Promise.race([gate, new Promise((r) => setTimeout(r, maxMs))]);
-    return original(source, ...rest);
-  });
-  return { release, restore: () => spy.mockRestore() };
 }
 
 const PAST_TASKS = [
@@ -135,7 +118,7 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
       requestAnimationFrame(tick);
     });
 
-    const slow = slowSource(t, 'task.dense', 1500);
+    const slow = holdSource(t, 'task.dense', { maxMs: 1500 }); // under the 2 s source timeout
     try {
       await page.keyboard.type('how does SessionStore refresh sessions');
       await page.keyboard.press('Enter');
