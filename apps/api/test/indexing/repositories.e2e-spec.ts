@@ -124,6 +124,27 @@ describe('Indexing over REST (real app)', () => {
     expect((await rows.findOneByOrFail({ repositoryId: repoId, path: 'b.ts' })).contentHash).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('a file only its content shows to be unindexable (minified, binary) is counted as skipped, and progress still reaches every file', async () => {
+    const root = makeFixtureRepo({
+      'src/a.ts': 'export const a = 1;\n',
+      'src/b.py': 'def b():\n    return 2\n',
+      // Names that discovery accepts; reading shows one long line and a NUL byte.
+      'data/fixture.json': `{"rows": [${Array.from({ length: 800 }, (_, i) => `"row-${i}"`).join(',')}]}`,
+      'assets/blob.txt': `header\u0000${'x'.repeat(64)}`,
+    });
+    const reg = await server().post('/v1/repos').send({ path: root, name: 'content-skips' }).expect(201);
+    const job = await finish(reg.body.job.id);
+    expect(job.status).toBe('succeeded');
+    expect(job.counts).toMatchObject({ discovered: 4, toIndex: 2, processed: 2, indexed: 2, failed: 0 });
+    expect(job.counts.skippedByReason).toMatchObject({ minified: 1, binary: 1 });
+    expect(new Set(storedFor(reg.body.id).map((c) => c.path))).toEqual(new Set(['src/a.ts', 'src/b.py']));
+
+    // Re-indexing reads them again and skips them again, with the same accounting.
+    const again = await finish((await server().post(`/v1/repos/${reg.body.id}/index`).send({}).expect(202)).body.id);
+    expect(again.counts).toMatchObject({ toIndex: 0, processed: 0, unchanged: 2 });
+    expect(again.counts.skippedByReason).toMatchObject({ minified: 1, binary: 1 });
+  });
+
   it('a second index request while a job runs joins it', async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 300; i++) files[`src/m${i}.ts`] = `export function fn${i}(a: number): number {\n  return a * ${i};\n}\n`;

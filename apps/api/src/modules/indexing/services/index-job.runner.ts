@@ -267,7 +267,10 @@ export class IndexJobRunner {
         if (!read.ok) {
           job.counts.skippedByReason[read.reason] = (job.counts.skippedByReason[read.reason] ?? 0) + 1;
           // A file that became unreadable (binary, secret, too large) must lose its old chunks.
-          return existing.has(file.path) ? { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang, statKey: null }, result: null, drop: true } : null;
+          if (existing.has(file.path)) return { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang, statKey: null }, result: null, drop: true };
+          // Only its content showed it is not indexable (minified, binary, ...): it leaves the job's to-do, or progress would stop short of 100 %.
+          job.counts.toIndex -= 1;
+          return null;
         }
         const row = existing.get(file.path);
         if (job.kind !== 'full' && row?.state === 'indexed' && row.contentHash === read.contentHash) {
