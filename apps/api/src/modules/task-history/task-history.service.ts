@@ -99,6 +99,12 @@ export class TaskHistoryService {
 
   /** JSONL as in shared/eval/FORMAT.md; bad lines are reported with their line number. */
   async importJsonl(workspaceId: string, text: string, defaults: { source?: string; repositoryId?: string } = {}): Promise<TaskImportResult> {
+    if (text.trimStart().startsWith('[')) {
+      throw new DomainError(
+        DomainErrorCode.InvalidInput,
+        "This is a JSON array; task import takes JSONL, one task object per line (shared/eval/FORMAT.md). Convert it with: jq -c '.[]' tasks.json > tasks.jsonl",
+      );
+    }
     const items: unknown[] = [];
     const parseErrors: TaskImportResult['errors'] = [];
     const lineOf: number[] = [];

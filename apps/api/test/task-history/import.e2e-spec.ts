@@ -1,0 +1,58 @@
+import request from 'supertest';
+import { TaskImportResultSchema } from '@sextant/contracts';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+
+/** `POST /v1/tasks/import` (the dashboard's import; `sextant tasks import` calls the same service). */
+describe('task import from JSONL and CSV (real app)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const importFile = (body: Record<string, unknown>) => request(t.app.getHttpServer()).post('/v1/tasks/import').send(body);
+  const listed = async (source: string) => (await request(t.app.getHttpServer()).get('/v1/tasks').query({ source, limit: 200 }).expect(200)).body.tasks as Array<{ external_id: string; title: string; files: string[] }>;
+
+  it('imports the good JSONL lines and reports each bad one by its line number', async () => {
+    const content = [
+      JSON.stringify({ id: 'J-1', title: 'Fix token refresh', files: ['src/auth/session.ts'] }),
+      '',
+      '{"id": "J-2", "title": "broken', // invalid JSON
+      JSON.stringify({ id: 'J-3' }), // no title
+      JSON.stringify({ id: 'J-4', title: 'Speed up search', body: 'p95 too high', files: ['src/search.ts', 'src/rank.ts'] }),
+    ].join('\n');
+    const res = await importFile({ format: 'jsonl', content, source: 'jsonl-test' }).expect(201);
+    const result = TaskImportResultSchema.parse(res.body);
+    expect(result).toMatchObject({ imported: 2, updated: 0, skipped: 2 });
+    expect(result.errors.map((e) => e.line).sort()).toEqual([3, 4]);
+    expect(result.errors.find((e) => e.line === 3)!.message).toMatch(/invalid JSON/);
+    expect(result.errors.find((e) => e.line === 4)!.message).toMatch(/title/);
+    const tasks = await listed('jsonl-test');
+    expect(tasks.map((x) => x.external_id).sort()).toEqual(['J-1', 'J-4']);
+    expect(tasks.find((x) => x.external_id === 'J-4')!.files.sort()).toEqual(['src/rank.ts', 'src/search.ts']);
+
+    // The same file again updates instead of duplicating.
+    const again = TaskImportResultSchema.parse((await importFile({ format: 'jsonl', content, source: 'jsonl-test' }).expect(201)).body);
+    expect(again).toMatchObject({ imported: 0, updated: 2, skipped: 2 });
+    expect(await listed('jsonl-test')).toHaveLength(2);
+  });
+
+  it('refuses a JSON array with a hint on converting it, and imports nothing', async () => {
+    const content = JSON.stringify([{ id: 'A-1', title: 'one' }, { id: 'A-2', title: 'two' }], null, 2);
+    const res = await importFile({ format: 'jsonl', content, source: 'array-test' }).expect(400);
+    expect(res.body).toMatchObject({ error: 'invalid_input', message: expect.stringMatching(/JSON array.*JSONL.*jq -c/) });
+    expect(await listed('array-test')).toEqual([]);
+  });
+
+  it('imports CSV through a column mapping, and names the columns when a mapped one is missing', async () => {
+    const csv = ['key,summary,changed', 'C-1,Handle empty orders,"src/orders.ts;src/cart.ts"', 'C-2,,src/x.ts', 'C-3,Retry on 503,src/http.ts'].join('\n');
+    const res = await importFile({ format: 'csv', content: csv, source: 'csv-test', columns: { id: 'key', title: 'summary', files: 'changed' } }).expect(201);
+    const result = TaskImportResultSchema.parse(res.body);
+    expect(result).toMatchObject({ imported: 2, skipped: 1 });
+    expect(result.errors).toEqual([expect.objectContaining({ line: 3 })]); // the header is line 1
+    expect((await listed('csv-test')).find((x) => x.external_id === 'C-1')!.files.sort()).toEqual(['src/cart.ts', 'src/orders.ts']);
+
+    const missing = await importFile({ format: 'csv', content: csv, source: 'csv-test', columns: { id: 'key', title: 'title' } }).expect(400);
+    expect(missing.body.message).toMatch(/no column "title".*key, summary, changed/);
+  });
+});
