@@ -28,8 +28,8 @@
  * Timing starts after `--warmup` rounds (each: one MCP search, one MCP fetch, one in-process
  * search and fetch), because a server that agents use runs warm. With 20 rounds the JIT was
  * still optimising the HTTP/MCP path during the timed calls: the search overhead read
- * 6.3-6.6 ms, against 4.6-5.7 ms after 400 rounds; on a small corpus it kept falling
- * until about 2,000 rounds (4.5 -> 3.7 ms).
+ * 6.3-6.6 ms (3 runs), against 3.9-5.9 ms (median 4.5, 5 runs) after 800 rounds. On a
+ * 2,000-chunk corpus it was 4.5 ms after 400 rounds and 3.7 ms after 2,000 (one run each).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
