@@ -96,3 +96,7 @@ export const IndexProgressEventSchema = z.object({
   job: IndexJobSchema,
 });
 export type IndexProgressEvent = z.infer<typeof IndexProgressEventSchema>;
+
+/** `PATCH /v1/repos/:id`: settings of a registered repository. */
+export const UpdateRepositoryRequestSchema = z.object({ watch: z.boolean() }).strict();
+export type UpdateRepositoryRequest = z.infer<typeof UpdateRepositoryRequestSchema>;

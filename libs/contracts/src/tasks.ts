@@ -63,5 +63,21 @@ export const ImportGitRequestSchema = z
   })
   .strict();
 
+/** `POST /v1/tasks/import`: a JSONL or CSV file's content (large files: `sextant tasks import`). */
+export const ImportTasksFileRequestSchema = z
+  .object({
+    format: z.enum(['jsonl', 'csv']),
+    content: z.string().min(1),
+    source: z.string().trim().min(1).max(32).optional(),
+    repository_id: z.string().uuid().optional(),
+    columns: z
+      .object({ id: z.string(), title: z.string(), body: z.string().optional(), files: z.string().optional(), status: z.string().optional(), created_at: z.string().optional() })
+      .strict()
+      .optional()
+      .describe('CSV column mapping (default: id,title,body,files,status,created_at)'),
+  })
+  .strict();
+export type ImportTasksFileRequest = z.infer<typeof ImportTasksFileRequestSchema>;
+
 export const SimilarTaskSchema = TaskSchema.extend({ score: z.number() });
 export type SimilarTask = z.infer<typeof SimilarTaskSchema>;

@@ -2,7 +2,7 @@
  * TanStack Query hooks over the REST API. Query keys are shared with the realtime layer,
  * which writes live job frames into `['jobs']` and invalidates after `index:done`.
  */
-import type { IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail, SimilarTask, Task, TaskImportResult } from '@sextant/contracts';
+import type { ImportTasksFileRequest, IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail, SimilarTask, Task, TaskImportResult } from '@sextant/contracts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -107,7 +107,7 @@ export function useTasks(params: TaskListParams) {
 export function useImportTasksFile() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: { format: 'jsonl' | 'csv'; content: string; source?: string; repository_id?: string }) => api<TaskImportResult>('/v1/tasks/import', { method: 'POST', body }),
+    mutationFn: (body: ImportTasksFileRequest) => api<TaskImportResult>('/v1/tasks/import', { method: 'POST', body }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ['tasks'] }),
   });
 }

@@ -1,7 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { RegisterRepositoryRequestSchema, StartIndexRequestSchema, type IndexJob, type Repository, type RepositoryDetail } from '@sextant/contracts';
-import { z } from 'zod';
+import { RegisterRepositoryRequestSchema, StartIndexRequestSchema, UpdateRepositoryRequestSchema, type IndexJob, type Repository, type RepositoryDetail } from '@sextant/contracts';
 import { ApiZodBody } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import { CurrentWorkspace } from '../workspaces/current-workspace.decorator';
@@ -10,8 +9,7 @@ import { RepositoryWatcherService } from './services/repository-watcher.service'
 
 class RegisterRepositoryDto extends zodDto(RegisterRepositoryRequestSchema) {}
 class StartIndexDto extends zodDto(StartIndexRequestSchema) {}
-const UpdateRepositorySchema = z.object({ watch: z.boolean() }).strict();
-class UpdateRepositoryDto extends zodDto(UpdateRepositorySchema) {}
+class UpdateRepositoryDto extends zodDto(UpdateRepositoryRequestSchema) {}
 
 @ApiTags('indexing')
 @Controller('v1')
@@ -42,7 +40,7 @@ export class IndexingController {
   }
 
   @Patch('repos/:id')
-  @ApiZodBody(UpdateRepositorySchema)
+  @ApiZodBody(UpdateRepositoryRequestSchema)
   async update(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string, @Body() body: UpdateRepositoryDto): Promise<Repository> {
     const repo = await this.indexing.setWatch(ws, id, body.watch);
     if (repo.watch) await this.watcher.watch(ws, id);

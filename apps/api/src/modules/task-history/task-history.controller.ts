@@ -1,30 +1,15 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { CreateTasksRequestSchema, ImportGitRequestSchema, ListTasksQuerySchema, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
+import { CreateTasksRequestSchema, ImportGitRequestSchema, ImportTasksFileRequestSchema, ListTasksQuerySchema, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
 import { fuseReciprocalRank } from '@sextant/retrieval';
-import { z } from 'zod';
 import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import { CurrentWorkspace } from '../workspaces/current-workspace.decorator';
 import { TaskHistoryService } from './task-history.service';
 
-const ImportTasksFileSchema = z
-  .object({
-    format: z.enum(['jsonl', 'csv']),
-    content: z.string().min(1),
-    source: z.string().trim().min(1).max(32).optional(),
-    repository_id: z.string().uuid().optional(),
-    columns: z
-      .object({ id: z.string(), title: z.string(), body: z.string().optional(), files: z.string().optional(), status: z.string().optional(), created_at: z.string().optional() })
-      .strict()
-      .optional()
-      .describe('CSV column mapping (default: id,title,body,files,status,created_at)'),
-  })
-  .strict();
-
 class CreateTasksDto extends zodDto(CreateTasksRequestSchema) {}
 class ListTasksQueryDto extends zodDto(ListTasksQuerySchema) {}
-class ImportTasksFileDto extends zodDto(ImportTasksFileSchema) {}
+class ImportTasksFileDto extends zodDto(ImportTasksFileRequestSchema) {}
 class ImportGitDto extends zodDto(ImportGitRequestSchema) {}
 
 @ApiTags('tasks')
@@ -41,7 +26,7 @@ export class TaskHistoryController {
 
   /** A JSONL or CSV file's content (the dashboard's import); large files: use `sextant tasks import`. */
   @Post('import')
-  @ApiZodBody(ImportTasksFileSchema)
+  @ApiZodBody(ImportTasksFileRequestSchema)
   import(@CurrentWorkspace() ws: string, @Body() body: ImportTasksFileDto): Promise<TaskImportResult> {
     const defaults = { source: body.source, repositoryId: body.repository_id };
     if (body.format === 'jsonl') return this.tasks.importJsonl(ws, body.content, defaults);
