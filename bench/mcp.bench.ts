@@ -28,7 +28,7 @@
  * Timing starts after `--warmup` rounds (each: one MCP search, one MCP fetch, one in-process
  * search and fetch), because a server that agents use runs warm. With 20 rounds the JIT was
  * still optimising the HTTP/MCP path during the timed calls: the search overhead read
- * 6.3-6.6 ms (3 runs), against 3.9-5.9 ms (median 4.5, 5 runs) after 800 rounds. On a
+ * 6.3-6.6 ms (3 runs), against 3.9-5.9 ms (median 4.4, 8 runs) after 800 rounds. On a
  * 2,000-chunk corpus it was 4.5 ms after 400 rounds and 3.7 ms after 2,000 (one run each).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
