@@ -97,12 +97,12 @@ export class TaskHistoryService {
     return result;
   }
 
-  /** JSONL as in shared/eval/FORMAT.md; bad lines are reported with their line number. */
+  /** JSONL, one task object per line (README, "Task history"); bad lines are reported with their line number. */
   async importJsonl(workspaceId: string, text: string, defaults: { source?: string; repositoryId?: string } = {}): Promise<TaskImportResult> {
     if (text.trimStart().startsWith('[')) {
       throw new DomainError(
         DomainErrorCode.InvalidInput,
-        "This is a JSON array; task import takes JSONL, one task object per line (shared/eval/FORMAT.md). Convert it with: jq -c '.[]' tasks.json > tasks.jsonl",
+        "This is a JSON array; task import takes JSONL, one task object per line (README, "Task history"). Convert it with: jq -c '.[]' tasks.json > tasks.jsonl",
       );
     }
     const items: unknown[] = [];
