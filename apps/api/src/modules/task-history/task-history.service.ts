@@ -102,7 +102,7 @@ export class TaskHistoryService {
     if (text.trimStart().startsWith('[')) {
       throw new DomainError(
         DomainErrorCode.InvalidInput,
-        "This is a JSON array; task import takes JSONL, one task object per line (README, "Task history"). Convert it with: jq -c '.[]' tasks.json > tasks.jsonl",
+        `This is a JSON array; task import takes JSONL, one task object per line (README, "Task history"). Convert it with: jq -c '.[]' tasks.json > tasks.jsonl`,
       );
     }
     const items: unknown[] = [];
