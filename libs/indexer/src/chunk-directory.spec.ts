@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -143,4 +144,31 @@ describe('chunkDirectory on a fixture repository', () => {
     expect(reasons['src/app-alias.ts']).toBe('symlink-not-followed');
     expect(out.files.map((f) => f.path)).not.toContain('src/big.ts');
   });
+});
+
+describe('chunkDirectory on a repository with more files than the process may open at once', () => {
+  let root: string;
+
+  beforeAll(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'sextant-many-files-'));
+    for (let i = 0; i < 1500; i++) write(root, `pkg${i % 10}/mod${i}.ts`, `export function f${i}(n: number): number {\n  return n + ${i};\n}\n`);
+  });
+
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('reads every file instead of losing some as unreadable when file descriptors run short', () => {
+    // A child process limited to 96 open files (soft and hard: Node raises its soft limit to the
+    // hard one). 1,500 files read all at once fail with EMFILE. The library is loaded from source.
+    const script = `
+      const { chunkDirectory } = require(${JSON.stringify(path.join(__dirname, 'chunk-directory.ts'))});
+      chunkDirectory(process.argv[1], { workspaceId: 'ws', repoId: 'repo', poolSize: 2 }).then((r) =>
+        console.log(JSON.stringify({ files: r.files.length, unreadable: r.skippedByReason.unreadable, chunks: r.files.reduce((n, f) => n + f.result.chunks.length, 0) })));`;
+    const out = execFileSync('bash', ['-c', 'ulimit -n 96 && exec "$0" -r @swc-node/register -e "$1" "$2"', process.execPath, script, root], {
+      cwd: path.join(__dirname, '../../..'),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const summary = JSON.parse(out.trim().split('\n').at(-1)!) as { files: number; unreadable: number; chunks: number };
+    expect(summary).toEqual({ files: 1500, unreadable: 0, chunks: 1500 });
+  }, 70_000);
 });

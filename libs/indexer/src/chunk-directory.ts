@@ -4,6 +4,9 @@ import { readSourceFile, type ReadSourceOptions } from './discovery/read-source-
 import { emptySkipCounts, type SkipReason } from './discovery/skip-reason';
 import { ParsePool } from './parsing/parse-pool';
 
+/** Files read or chunked at once, per pool worker. */
+const FILES_IN_FLIGHT_PER_WORKER = 4;
+
 export interface ChunkDirectoryOptions extends DiscoveryOptions, ReadSourceOptions {
   workspaceId: string;
   repoId: string;
@@ -48,26 +51,32 @@ export async function chunkDirectory(root: string, options: ChunkDirectoryOption
   const parse = { ok: 0, fallback: 0, unsupported: 0, timeouts: 0 };
   let redactions = 0;
   const files: ChunkedFile[] = [];
+  // A bounded number of files in flight: opening every file of a large repository at once runs out of
+  // file descriptors (EMFILE), and the files that hit it were lost as "unreadable".
+  const inFlight = Math.max(1, pool.size * FILES_IN_FLIGHT_PER_WORKER);
+  let next = 0;
+  const drain = async (): Promise<void> => {
+    while (next < discovery.files.length) {
+      const file = discovery.files[next++];
+      const read = await readSourceFile(file, options);
+      if (!read.ok) {
+        skipped.push({ path: file.path, reason: read.reason });
+        skippedByReason[read.reason]++;
+        continue;
+      }
+      redactions += read.redactions;
+      const result = await pool.chunk(
+        { workspaceId: options.workspaceId, repoId: options.repoId, path: file.path, lang: file.lang, text: read.text },
+        options.chunk,
+      );
+      parse[result.parse]++;
+      if (result.error === 'timeout') parse.timeouts++;
+      files.push({ file, contentHash: read.contentHash, redactions: read.redactions, result });
+      options.onFile?.(file, result);
+    }
+  };
   try {
-    await Promise.all(
-      discovery.files.map(async (file) => {
-        const read = await readSourceFile(file, options);
-        if (!read.ok) {
-          skipped.push({ path: file.path, reason: read.reason });
-          skippedByReason[read.reason]++;
-          return;
-        }
-        redactions += read.redactions;
-        const result = await pool.chunk(
-          { workspaceId: options.workspaceId, repoId: options.repoId, path: file.path, lang: file.lang, text: read.text },
-          options.chunk,
-        );
-        parse[result.parse]++;
-        if (result.error === 'timeout') parse.timeouts++;
-        files.push({ file, contentHash: read.contentHash, redactions: read.redactions, result });
-        options.onFile?.(file, result);
-      }),
-    );
+    await Promise.all(Array.from({ length: Math.min(inFlight, discovery.files.length) }, drain));
   } finally {
     if (!options.pool) await pool.close();
   }
