@@ -245,6 +245,7 @@ export class CastChunker {
       }
     }
     if (spec.variableDeclarations.includes(typeOf(inner))) return this.classifyVariable(node, inner);
+    if (spec.assignmentStatements.includes(typeOf(inner))) return this.classifyAssignment(node, inner);
     const kind = spec.definitions[typeOf(inner)];
     if (!kind) return null;
     const name = this.definitionName(inner, kind);
@@ -261,10 +262,39 @@ export class CastChunker {
     const declarators = declaration.namedChildren.filter((c) => typeOf(c) === 'variable_declarator');
     if (declarators.length !== 1) return null;
     const value = declarators[0].childForFieldName('value');
-    if (!value || !this.spec.functionValues.includes(typeOf(value))) return null;
+    const kind = value ? this.valueKind(value) : null;
+    if (!value || !kind) return null;
     const nameNode = declarators[0].childForFieldName('name');
     if (!nameNode || typeOf(nameNode) !== 'identifier') return null;
-    return { outer, inner: declaration, kind: 'function', name: this.textOf(nameNode), body: value.childForFieldName('body') };
+    return { outer, inner: declaration, kind, name: this.textOf(nameNode), body: value.childForFieldName('body') };
+  }
+
+  /**
+   * CommonJS and prototype style: `module.exports = class Application {…}`, `exports.compose =
+   * function (…) {…}`. Named after the value's own name, else the assigned property
+   * (`module.exports` itself counts as the default export).
+   */
+  private classifyAssignment(outer: Node, statement: Node): Definition | null {
+    const [assignment, ...rest] = statement.namedChildren;
+    if (!assignment || rest.length > 0 || typeOf(assignment) !== 'assignment_expression') return null;
+    const value = assignment.childForFieldName('right');
+    const kind = value ? this.valueKind(value) : null;
+    if (!value || !kind) return null;
+    const ownName = value.childForFieldName('name');
+    let name = ownName ? this.textOf(ownName) : null;
+    if (!name) {
+      const target = assignment.childForFieldName('left');
+      const property = target && typeOf(target) === 'member_expression' ? target.childForFieldName('property') : target;
+      if (!property || (typeOf(property) !== 'identifier' && typeOf(property) !== 'property_identifier')) return null;
+      name = target && this.textOf(target) === 'module.exports' ? 'default' : this.textOf(property);
+    }
+    return { outer, inner: statement, kind, name, body: value.childForFieldName('body') };
+  }
+
+  private valueKind(value: Node): SymbolKind | null {
+    if (this.spec.functionValues.includes(typeOf(value))) return 'function';
+    if (this.spec.classValues.includes(typeOf(value))) return 'class';
+    return null;
   }
 
   private definitionName(inner: Node, kind: SymbolKind): string | null {

@@ -116,6 +116,43 @@ module.exports = { Queue, drain };
     ],
   },
   {
+    // CommonJS: definitions that are assigned rather than declared.
+    lang: 'javascript',
+    path: 'lib/application.js',
+    budget: 100,
+    source: `const Emitter = require('events');
+
+module.exports = class Application extends Emitter {
+  listen(...args) {
+    const server = http.createServer(this.callback());
+    return server.listen(...args);
+  }
+
+  use(fn) {
+    this.middleware.push(fn);
+    return this;
+  }
+};
+
+exports.compose = function (middleware) {
+  return (ctx) => middleware.map((fn) => fn(ctx));
+};
+
+const Widget = class {
+  render() {
+    return '<div>widget</div>';
+  }
+};
+`,
+    expected: [
+      { type: 'class', symbol: 'Application', from: 'module.exports = class Application', to: 'module.exports = class Application extends Emitter {', parent: 'file' },
+      { type: 'method', symbol: 'Application.listen', from: 'listen(...args) {', to: '  }', parent: 'Application' },
+      { type: 'method', symbol: 'Application.use', from: 'use(fn) {', to: '};', parent: 'Application' },
+      { type: 'function', symbol: 'compose', from: 'exports.compose = function', to: '};', parent: 'file' },
+      { type: 'class', symbol: 'Widget', from: 'const Widget = class', to: '};', parent: 'file' },
+    ],
+  },
+  {
     lang: 'python',
     path: 'billing/invoice.py',
     source: `"""Invoices and their totals."""

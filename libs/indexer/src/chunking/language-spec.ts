@@ -7,17 +7,18 @@ export interface LanguageSpec {
   definitions: Record<string, SymbolKind>;
   /** Nodes that wrap a definition (`export_statement`, `decorated_definition`) and the fields holding it. */
   wrappers: Record<string, string[]>;
-  /** `const f = () => {}` style: declaration types whose declarator holds a function value. */
+  /** `const f = () => {}` style: declaration types whose declarator holds a function or class value. */
   variableDeclarations: string[];
+  /** `module.exports = class App {}`, `exports.f = function () {}`: statements holding such an assignment. */
+  assignmentStatements: string[];
   functionValues: string[];
+  classValues: string[];
   /** Containers whose children are flattened when a node is split (bodies, blocks). */
   bodies: Set<string>;
   /** Comment-like nodes attached to the following definition (comments, decorators, attributes). */
   leading: Set<string>;
   comments: Set<string>;
   imports: Set<string>;
-  /** tree-sitter query capturing `@call`, `@new`, `@macro` names. */
-  referenceQuery: string;
 }
 
 const JS_DEFINITIONS: Record<string, SymbolKind> = {
@@ -32,19 +33,17 @@ const JS_DEFINITIONS: Record<string, SymbolKind> = {
   method_definition: 'method',
 };
 
-// Wildcard captures run about twice as fast as alternations; the name is cut from the capture's text.
-const JS_QUERY = `(call_expression function: (_) @call) (new_expression constructor: (_) @new)`;
-
 const js = (withTypes: boolean): LanguageSpec => ({
   definitions: withTypes ? JS_DEFINITIONS : { ...JS_DEFINITIONS, interface_declaration: undefined as never, enum_declaration: undefined as never },
   wrappers: { export_statement: ['declaration', 'value'] },
   variableDeclarations: ['lexical_declaration', 'variable_declaration'],
+  assignmentStatements: ['expression_statement'],
   functionValues: ['arrow_function', 'function_expression', 'function', 'generator_function'],
+  classValues: ['class'],
   bodies: new Set(['class_body', 'statement_block', 'interface_body', 'enum_body', 'object_type', 'switch_body']),
   leading: new Set(['comment', 'decorator']),
   comments: new Set(['comment']),
   imports: new Set(['import_statement']),
-  referenceQuery: JS_QUERY,
 });
 
 const SPECS: Record<ParsedLanguage, LanguageSpec> = {
@@ -55,23 +54,25 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     definitions: { class_definition: 'class', function_definition: 'function' },
     wrappers: { decorated_definition: ['definition'] },
     variableDeclarations: [],
+    assignmentStatements: [],
     functionValues: [],
+    classValues: [],
     bodies: new Set(['block']),
     leading: new Set(['comment']),
     comments: new Set(['comment']),
     imports: new Set(['import_statement', 'import_from_statement', 'future_import_statement']),
-    referenceQuery: `(call function: (_) @call)`,
   },
   go: {
     definitions: { function_declaration: 'function', method_declaration: 'method', type_declaration: 'type' },
     wrappers: {},
     variableDeclarations: [],
+    assignmentStatements: [],
     functionValues: [],
+    classValues: [],
     bodies: new Set(['block', 'statement_list', 'field_declaration_list', 'interface_type', 'struct_type']),
     leading: new Set(['comment']),
     comments: new Set(['comment']),
     imports: new Set(['import_declaration']),
-    referenceQuery: `(call_expression function: (_) @call)`,
   },
   java: {
     definitions: {
@@ -85,12 +86,13 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     },
     wrappers: {},
     variableDeclarations: [],
+    assignmentStatements: [],
     functionValues: [],
+    classValues: [],
     bodies: new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'block', 'constructor_body', 'annotation_type_body', 'switch_block']),
     leading: new Set(['line_comment', 'block_comment']),
     comments: new Set(['line_comment', 'block_comment']),
     imports: new Set(['import_declaration']),
-    referenceQuery: `(method_invocation name: (identifier) @call) (object_creation_expression type: (_) @new)`,
   },
   rust: {
     definitions: {
@@ -103,12 +105,13 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     },
     wrappers: {},
     variableDeclarations: [],
+    assignmentStatements: [],
     functionValues: [],
+    classValues: [],
     bodies: new Set(['declaration_list', 'block', 'field_declaration_list', 'enum_variant_list', 'match_block']),
     leading: new Set(['line_comment', 'block_comment', 'attribute_item']),
     comments: new Set(['line_comment', 'block_comment']),
     imports: new Set(['use_declaration', 'extern_crate_declaration']),
-    referenceQuery: `(call_expression function: (_) @call) (macro_invocation macro: (_) @macro)`,
   },
 };
 
