@@ -439,6 +439,35 @@ describe('chunkFile details', () => {
     expect(sections[1].content).toContain('# not a heading');
   });
 
+  it('recognises setext headings, but not front matter, list items or thematic breaks', async () => {
+    const text = [
+      '---', 'title: Changelog', '---', '', // front matter: prelude, not a heading
+      '3.0.0 / 2025-02-11', '==================', '', 'First release.', '',
+      'Fixes', '-----', '', '* one', '---', '', // a list item is not heading text
+      'Some words.', '', '---', '', // a thematic break after a blank line
+      '2.0.0', '=====', '', 'Older.', '',
+    ].join('\n');
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'History.md', lang: 'markdown', text });
+    const sections = result.chunks.filter((c) => c.chunkType === 'section');
+    expect(sections.map((s) => s.symbol)).toEqual(['History.md:3.0.0 / 2025-02-11', 'History.md:3.0.0 / 2025-02-11 > Fixes', 'History.md:2.0.0']);
+    expect(sections.map((s) => s.startLine)).toEqual([4, 9, 19]);
+    expect(result.chunks.find((c) => c.chunkType === 'file')!.content).toBe('---\ntitle: Changelog\n---');
+  });
+
+  it('continues a Markdown prelude over budget in window chunks, losing no line', async () => {
+    const paragraphs = Array.from({ length: 6 }, (_, i) => `Paragraph ${i} explains one more part of the event hooks.`);
+    const text = `${paragraphs.join('\n\n')}\n\n# Usage\nCall it.\n`;
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'hooks.md', lang: 'markdown', text }, { maxChunkChars: 120 });
+    const file = result.chunks.find((c) => c.chunkType === 'file')!;
+    const windows = result.chunks.filter((c) => c.chunkType === 'window');
+    expect(windows.length).toBeGreaterThan(1);
+    for (const chunk of [file, ...windows]) expect(chunk.content.replace(/\s/g, '').length).toBeLessThanOrEqual(120);
+    expect(windows.every((w) => w.parentId === file.id)).toBe(true);
+    const covered = [file, ...windows].map((c) => c.content).join('\n');
+    for (const paragraph of paragraphs) expect(covered).toContain(paragraph);
+    expect(result.chunks.find((c) => c.chunkType === 'section')!.name).toBe('Usage');
+  });
+
   it('chunks plain text into overlapping line windows', async () => {
     const text = Array.from({ length: 200 }, (_, i) => `line number ${i} of the notes`).join('\n');
     const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'notes.txt', lang: null, text }, { maxChunkChars: 300, windowOverlapLines: 2 });
