@@ -1,5 +1,5 @@
 import type Parser from 'tree-sitter';
-import { nativeBinding, type NativeBinding } from './parser-registry';
+import { fieldIdsOf, nativeBinding, type NativeBinding } from './parser-registry';
 
 /** The TreeCursor members node-tree-sitter has but its typings lack. */
 type Cursor = Parser.TreeCursor & { gotoDescendant(index: number): void };
@@ -214,7 +214,7 @@ const anonymousNamesByGrammar = new WeakMap<object, string[]>();
 /**
  * Reads a tree through node-tree-sitter's binding (`NodeMethods`): a node is its 6 marshalled
  * words, `children` lists all children in one call (type id and start come with them), `endIndex`
- * is one more call per child, and a field child is one `childForFieldName` call.
+ * is one more call per child, and a field child is one `childForFieldId` call.
  */
 export class NativeTreeReader implements TreeReader {
   readonly root: LiteNode;
@@ -222,6 +222,7 @@ export class NativeTreeReader implements TreeReader {
   private readonly names: (string | null)[];
   private readonly anonymousNames: string[];
   private readonly fieldCache = new Map<LiteNode, Map<string, LiteNode | null>>();
+  private readonly fieldIds: Map<string, number>;
 
   constructor(
     private readonly tree: Parser.Tree,
@@ -232,6 +233,7 @@ export class NativeTreeReader implements TreeReader {
     let names = typeNamesByGrammar.get(language);
     if (!names) typeNamesByGrammar.set(language, (names = native.getNodeTypeNamesById(language)));
     this.names = names;
+    this.fieldIds = fieldIdsOf(native, language);
     let anonymous = anonymousNamesByGrammar.get(language);
     if (!anonymous) anonymousNamesByGrammar.set(language, (anonymous = []));
     this.anonymousNames = anonymous;
@@ -310,8 +312,12 @@ export class NativeTreeReader implements TreeReader {
     let fields = this.fieldCache.get(node);
     const cached = fields?.get(field);
     if (cached !== undefined) return cached;
-    this.marshal(node);
-    const value = this.methods.childForFieldName(this.tree, field) as number | ({ type: string } & ArrayLike<number>) | null | undefined;
+    const fieldId = this.fieldIds.get(field);
+    let value: number | ({ type: string } & ArrayLike<number>) | null | undefined = null;
+    if (fieldId !== undefined) {
+      this.marshal(node);
+      value = this.methods.childForFieldId(this.tree, fieldId) as typeof value;
+    }
     let found: LiteNode | null = null;
     if (value !== null && value !== undefined) {
       const block = new Uint32Array(NODE_WORDS);

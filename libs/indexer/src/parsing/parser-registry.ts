@@ -83,6 +83,25 @@ export interface NativeBinding {
   NodeMethods: Record<string, (...args: unknown[]) => unknown>;
   nodeTransferArray: Uint32Array;
   getNodeTypeNamesById(language: unknown): (string | null)[];
+  getNodeFieldNamesById(language: unknown): (string | null)[];
+}
+
+const fieldIdsByGrammar = new WeakMap<object, Map<string, number>>();
+
+/**
+ * A grammar's field ids by name: `childForFieldId` takes a number, where `childForFieldName` converts
+ * a JS string to UTF-8 and scans the grammar's field names on every call.
+ */
+export function fieldIdsOf(native: NativeBinding, language: object): Map<string, number> {
+  let ids = fieldIdsByGrammar.get(language);
+  if (!ids) {
+    ids = new Map();
+    native.getNodeFieldNamesById(language).forEach((name, id) => {
+      if (name) ids!.set(name, id);
+    });
+    fieldIdsByGrammar.set(language, ids);
+  }
+  return ids;
 }
 
 let binding: NativeBinding | null | undefined;
@@ -99,7 +118,8 @@ export function nativeBinding(): NativeBinding | null {
       loaded.Tree === (loadParserClass() as unknown as { Tree: unknown }).Tree &&
       loaded.nodeTransferArray instanceof Uint32Array &&
       typeof loaded.getNodeTypeNamesById === 'function' &&
-      ['descendantsOfType', 'childForFieldName', 'endIndex', 'children', 'isNamed'].every((m) => typeof methods?.[m] === 'function')
+      typeof loaded.getNodeFieldNamesById === 'function' &&
+      ['descendantsOfType', 'childForFieldId', 'endIndex', 'children', 'isNamed'].every((m) => typeof methods?.[m] === 'function')
     ) {
       binding = loaded;
     }

@@ -1,6 +1,6 @@
 import type Parser from 'tree-sitter';
 import type { ParsedLanguage } from '../language/language';
-import { grammarFor, nativeBinding, type NativeBinding } from '../parsing/parser-registry';
+import { fieldIdsOf, grammarFor, nativeBinding, type NativeBinding } from '../parsing/parser-registry';
 import type { ReferenceKind, SymbolDefinition, SymbolReference } from './file-symbols';
 
 const CALLEE_NAME = /([A-Za-z_$][\w$]*)\s*(?:<[^<>]*>|::<[^<>]*>)?\s*$/;
@@ -87,13 +87,14 @@ function wordsOf(value: unknown): ArrayLike<number> {
 
 /**
  * The same walk on node-tree-sitter's binding: nodes stay marshalled words (start byte = word 2,
- * in UTF-16 bytes) and no `SyntaxNode` is created. Two native calls per call site.
+ * in UTF-16 bytes) and no `SyntaxNode` is created. Two native calls per call site, the field asked by id.
  */
 function nativeCallees(native: NativeBinding, tree: Parser.Tree, lang: ParsedLanguage): Callee[] {
   const kinds = REFERENCE_NODES[lang];
   let names = typeNames.get(lang);
   if (!names) typeNames.set(lang, (names = native.getNodeTypeNamesById(grammarFor(lang))));
   const methods = native.NodeMethods;
+  const fieldIds = fieldIdsOf(native, grammarFor(lang) as object);
   const root = wordsOf(tree.rootNode);
   const transfer = native.nodeTransferArray;
   for (let k = 0; k < NODE_WORDS; k++) transfer[k] = root[k];
@@ -121,7 +122,9 @@ function nativeCallees(native: NativeBinding, tree: Parser.Tree, lang: ParsedLan
     if (!entry) continue;
     buffer = native.nodeTransferArray;
     buffer.set(words.subarray(i * NODE_WORDS, (i + 1) * NODE_WORDS));
-    const child = methods.childForFieldName(tree, entry[1]);
+    const fieldId = fieldIds.get(entry[1]);
+    if (fieldId === undefined) continue;
+    const child = methods.childForFieldId(tree, fieldId);
     if (child === null || child === undefined) continue;
     buffer = native.nodeTransferArray;
     // A number means the child was marshalled into the buffer, where `endIndex` reads it; a cached
