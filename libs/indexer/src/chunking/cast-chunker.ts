@@ -428,12 +428,16 @@ export class CastChunker {
   private signature(def: Definition): string | null {
     const start = startOf(def.inner);
     const body = this.body(def);
-    const end = body ? startOf(body) : endOf(def.inner);
+    let end = body ? startOf(body) : endOf(def.inner);
+    // Python comments between the header's `:` and the first statement sit before the body node.
+    const colon = this.isPython && body ? def.inner.children.find((c) => typeOf(c) === ':') : undefined;
+    if (colon) end = Math.min(end, endOf(colon));
     let raw = this.src.text.slice(start, end);
     if (!body) raw = raw.split('\n')[0];
-    let sig = raw.replace(/\s+/g, ' ').trim();
+    // Multi-line parameter lists read as one line: `def f(\n    self,\n)` → `def f(self)`.
+    let sig = raw.replace(/\s+/g, ' ').replace(/([([]) /g, '$1').replace(/,? ([)\]])/g, '$1').trim();
     if (this.isPython) sig = sig.replace(/:$/, '');
-    sig = sig.replace(/(=>|=)$/, '$1').replace(/\s*\{$/, '');
+    sig = sig.replace(/(=>|=)$/, '$1').replace(/\s*\{$/, '').replace(/,$/, '');
     if (sig.length > SIGNATURE_MAX) sig = `${sig.slice(0, SIGNATURE_MAX - 1)}…`;
     return sig || null;
   }

@@ -406,6 +406,26 @@ describe('chunkFile details', () => {
     expect(file.embedText.startsWith('path: billing/invoice.py\nimports: ')).toBe(true);
   });
 
+  it('keeps comments out of signatures and reads multi-line parameter lists as one line', async () => {
+    const text = [
+      'class State(enum.Enum):',
+      '    # UNOPENED: the client was never used.',
+      '    UNOPENED = 1',
+      '',
+      '',
+      'def connect(',
+      '    host: str,',
+      '    port: int = 80,',
+      ') -> None:',
+      '    # Nothing to do yet.',
+      '    pass',
+      '',
+    ].join('\n');
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'client.py', lang: 'python', text });
+    const signatures = Object.fromEntries(result.chunks.filter((c) => c.name).map((c) => [c.name, c.signature]));
+    expect(signatures).toEqual({ State: 'class State(enum.Enum)', connect: 'def connect(host: str, port: int = 80) -> None' });
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });
