@@ -433,6 +433,7 @@ export class CastChunker {
     const colon = this.isPython && body ? def.inner.children.find((c) => typeOf(c) === ':') : undefined;
     if (colon) end = Math.min(end, endOf(colon));
     let raw = this.src.text.slice(start, end);
+    if (/\/\/|\/\*|#/.test(raw)) raw = this.withoutComments(def.inner, start, end);
     if (!body) raw = raw.split('\n')[0];
     // Multi-line parameter lists read as one line: `def f(\n    self,\n)` → `def f(self)`.
     let sig = raw.replace(/\s+/g, ' ').replace(/([([]) /g, '$1').replace(/,? ([)\]])/g, '$1').trim();
@@ -440,6 +441,27 @@ export class CastChunker {
     sig = sig.replace(/(=>|=)$/, '$1').replace(/\s*\{$/, '').replace(/,$/, '');
     if (sig.length > SIGNATURE_MAX) sig = `${sig.slice(0, SIGNATURE_MAX - 1)}…`;
     return sig || null;
+  }
+
+  /** Text of [start, end) without the comment nodes in it (annotations and parameter lists can hold some). */
+  private withoutComments(node: Node, start: number, end: number): string {
+    const comments: Node[] = [];
+    const visit = (parent: Node): void => {
+      for (const child of parent.children) {
+        if (startOf(child) >= end) break;
+        if (endOf(child) <= start) continue;
+        if (this.spec.comments.has(typeOf(child))) comments.push(child);
+        else if (child.childCount > 0) visit(child);
+      }
+    };
+    visit(node);
+    let out = '';
+    let at = start;
+    for (const comment of comments) {
+      out += `${this.src.text.slice(at, startOf(comment))} `;
+      at = Math.min(end, endOf(comment));
+    }
+    return out + this.src.text.slice(at, end);
   }
 
   private docstring(def: Definition, defStart: number): string | null {

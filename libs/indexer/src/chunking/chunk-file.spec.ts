@@ -426,6 +426,18 @@ describe('chunkFile details', () => {
     expect(signatures).toEqual({ State: 'class State(enum.Enum)', connect: 'def connect(host: str, port: int = 80) -> None' });
   });
 
+  it('drops comments inside annotations and parameter lists from signatures, but not from strings', async () => {
+    const java = 'class Reader {\n  @Deprecated // callers should see the new API\n  @SuppressWarnings("x")\n  public void setLenient(boolean lenient) {\n    this.lenient = lenient;\n  }\n}\n';
+    const ts = "export function fetchFrom(\n  base = 'http://localhost', // the dev server\n  /* retries */ tries = 3,\n): void {\n  get(base, tries);\n}\n";
+    const [j, t] = await Promise.all([
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'Reader.java', lang: 'java', text: java }, { maxChunkChars: 60 }),
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'fetch.ts', lang: 'typescript', text: ts }),
+    ]);
+    const signatureOf = (r: ChunkFileResult, name: string) => r.chunks.find((c) => c.name === name)?.signature;
+    expect(signatureOf(j, 'setLenient')).toBe('@Deprecated @SuppressWarnings("x") public void setLenient(boolean lenient)');
+    expect(signatureOf(t, 'fetchFrom')).toBe("function fetchFrom(base = 'http://localhost', tries = 3): void");
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });
