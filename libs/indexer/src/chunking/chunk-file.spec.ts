@@ -438,6 +438,18 @@ describe('chunkFile details', () => {
     expect(signatureOf(t, 'fetchFrom')).toBe("function fetchFrom(base = 'http://localhost', tries = 3): void");
   });
 
+  it('reads JSX attributes named with reserved words (Preact class=, MUI in=) without syntax errors', async () => {
+    const text = "import { h } from 'preact';\n\nexport function App({ open }) {\n  return <Collapse in={open}><div class=\"hero\">hi</div></Collapse>;\n}\n\nexport function Footer() {\n  return <footer class=\"muted\" />;\n}\n";
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'src/app.jsx', lang: 'javascript', text });
+    expect(result.parse).toBe('ok');
+    expect(result.hasSyntaxErrors).toBeUndefined();
+    expect(result.chunks.filter((c) => c.chunkType === 'function').map((c) => [c.name, c.lang, c.startLine, c.endLine])).toEqual([
+      ['App', 'javascript', 2, 4],
+      ['Footer', 'javascript', 6, 8],
+    ]);
+    expect(result.symbols.imports.map((i) => i.source)).toEqual(['preact']);
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });

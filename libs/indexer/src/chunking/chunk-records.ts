@@ -47,10 +47,20 @@ export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = 
     return { records: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'unsupported' };
   }
 
-  const lang: ParsedLanguage = input.lang;
+  // The grammar the tree was parsed with: node type and field ids below are that grammar's.
+  let lang: ParsedLanguage = input.lang;
   let tree: Parser.Tree;
   try {
     tree = parseFile(input.text, lang);
+    // tree-sitter-javascript 0.25 rejects JSX attributes named with a reserved word (Preact's
+    // `class=`, MUI's `in=`; tree-sitter-javascript#387); the TSX grammar, a superset, reads them.
+    if (lang === 'javascript' && tree.rootNode.hasError) {
+      const tsx = parseFile(input.text, 'tsx');
+      if (!tsx.rootNode.hasError) {
+        tree = tsx;
+        lang = 'tsx';
+      }
+    }
   } catch (error) {
     return fallback(`parse failed: ${(error as Error).message}`);
   }
