@@ -246,6 +246,8 @@ export class CastChunker {
     }
     if (spec.variableDeclarations.includes(typeOf(inner))) return this.classifyVariable(node, inner);
     if (spec.assignmentStatements.includes(typeOf(inner))) return this.classifyAssignment(node, inner);
+    const fieldName = spec.fieldDefinitions[typeOf(inner)];
+    if (fieldName) return this.classifyField(node, inner, fieldName);
     const kind = spec.definitions[typeOf(inner)];
     if (!kind) return null;
     const name = this.definitionName(inner, kind);
@@ -289,6 +291,15 @@ export class CastChunker {
       name = target && this.textOf(target) === 'module.exports' ? 'default' : this.textOf(property);
     }
     return { outer, inner: statement, kind, name, body: value.childForFieldName('body') };
+  }
+
+  /** A class field holding a function (`handleClick = () => {…}`): a method in all but syntax. */
+  private classifyField(outer: Node, field: Node, nameField: string): Definition | null {
+    const value = field.childForFieldName('value');
+    const kind = value ? this.valueKind(value) : null;
+    const nameNode = field.childForFieldName(nameField);
+    if (!value || !kind || !nameNode) return null;
+    return { outer, inner: field, kind, name: this.textOf(nameNode), body: value.childForFieldName('body') };
   }
 
   private valueKind(value: Node): SymbolKind | null {

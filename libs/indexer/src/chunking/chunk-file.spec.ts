@@ -450,6 +450,23 @@ describe('chunkFile details', () => {
     expect(result.symbols.imports.map((i) => i.source)).toEqual(['preact']);
   });
 
+  it('treats class fields holding functions as methods (TypeScript and JavaScript)', async () => {
+    const ts = 'export class Store {\n  private items: string[] = [];\n\n  handleClick = (event: MouseEvent): void => {\n    this.items.push(String(event.button));\n  };\n\n  static create = async function (): Promise<Store> {\n    return new Store();\n  };\n}\n';
+    const js = 'class Panel {\n  count = 0;\n\n  onToggle = (open) => {\n    this.count += open ? 1 : 0;\n  };\n}\n';
+    const [t, j] = await Promise.all([
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'store.ts', lang: 'typescript', text: ts }, { maxChunkChars: 100 }),
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'panel.js', lang: 'javascript', text: js }, { maxChunkChars: 45 }),
+    ]);
+    const methods = (r: ChunkFileResult) => r.chunks.filter((c) => c.chunkType === 'method').map((c) => [c.symbol, c.startLine, c.endLine, c.signature]);
+    expect(methods(t)).toEqual([
+      ['store.ts:Store.handleClick', 3, 5, 'handleClick = (event: MouseEvent): void =>'],
+      ['store.ts:Store.create', 7, 10, 'static create = async function (): Promise<Store>'],
+    ]);
+    expect(methods(j)).toEqual([['panel.js:Panel.onToggle', 3, 6, 'onToggle = (open) =>']]);
+    // A field holding a plain value stays part of the class.
+    expect(t.symbols.definitions.map((d) => d.name)).toEqual(['Store', 'handleClick', 'create']);
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });

@@ -11,6 +11,8 @@ export interface LanguageSpec {
   variableDeclarations: string[];
   /** `module.exports = class App {}`, `exports.f = function () {}`: statements holding such an assignment. */
   assignmentStatements: string[];
+  /** Class fields holding a function or class (`onClick = () => {}`), and the field naming them. */
+  fieldDefinitions: Record<string, string>;
   functionValues: string[];
   classValues: string[];
   /** Containers whose children are flattened when a node is split (bodies, blocks). */
@@ -38,6 +40,7 @@ const js = (withTypes: boolean): LanguageSpec => ({
   wrappers: { export_statement: ['declaration', 'value'] },
   variableDeclarations: ['lexical_declaration', 'variable_declaration'],
   assignmentStatements: ['expression_statement'],
+  fieldDefinitions: { public_field_definition: 'name', field_definition: 'property' },
   functionValues: ['arrow_function', 'function_expression', 'function', 'generator_function'],
   classValues: ['class'],
   bodies: new Set(['class_body', 'statement_block', 'interface_body', 'enum_body', 'object_type', 'switch_body']),
@@ -55,6 +58,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     wrappers: { decorated_definition: ['definition'] },
     variableDeclarations: [],
     assignmentStatements: [],
+    fieldDefinitions: {},
     functionValues: [],
     classValues: [],
     bodies: new Set(['block']),
@@ -67,6 +71,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     wrappers: {},
     variableDeclarations: [],
     assignmentStatements: [],
+    fieldDefinitions: {},
     functionValues: [],
     classValues: [],
     bodies: new Set(['block', 'statement_list', 'field_declaration_list', 'interface_type', 'struct_type']),
@@ -87,6 +92,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     wrappers: {},
     variableDeclarations: [],
     assignmentStatements: [],
+    fieldDefinitions: {},
     functionValues: [],
     classValues: [],
     bodies: new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'block', 'constructor_body', 'annotation_type_body', 'switch_block']),
@@ -106,6 +112,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     wrappers: {},
     variableDeclarations: [],
     assignmentStatements: [],
+    fieldDefinitions: {},
     functionValues: [],
     classValues: [],
     bodies: new Set(['declaration_list', 'block', 'field_declaration_list', 'enum_variant_list', 'match_block']),
