@@ -467,6 +467,17 @@ describe('chunkFile details', () => {
     expect(t.symbols.definitions.map((d) => d.name)).toEqual(['Store', 'handleClick', 'create']);
   });
 
+  it.each([
+    ['typescript', 'a.ts', "function main(obj: any, fn: any, arr: any[]) {\n  obj.service.load(1);\n  const x = new Foo<string>(2);\n  const y = new Bar;\n  obj?.method();\n  fn?.(1);\n  tag`text ${x}`;\n  parse<number>(y);\n  (g || h)(3);\n  arr[0](4);\n  this.save();\n}\n", ['call:load@1', 'new:Foo@2', 'new:Bar@3', 'call:method@4', 'call:fn@5', 'call:tag@6', 'call:parse@7', 'call:save@10']],
+    ['python', 'a.py', "@register(name=\"x\")\ndef main(d, k):\n    a.b.compute(1)\n    obj = Widget()\n    (lambda: 1)()\n    d[k](2)\n    print(len(d))\n", ['call:register@0', 'call:compute@2', 'call:Widget@3', 'call:print@6', 'call:len@6']],
+    ['go', 'a.go', "package main\n\nfunc main() {\n\tfmt.Println(1)\n\tv := Map[int](xs)\n\thandlers[0](2)\n\tn := int64(3)\n\tdefer mu.Unlock()\n}\n", ['call:Println@3', 'call:int64@6', 'call:Unlock@7']],
+    ['java', 'A.java', "class A {\n  void run(Obj obj) {\n    obj.process(1);\n    this.<String>convert(2);\n    Foo f = new Foo<>(3);\n    Runnable r = new Runnable() { public void run() {} };\n    helper();\n  }\n}\n", ['call:process@2', 'call:convert@3', 'new:Foo@4', 'new:Runnable@5', 'call:helper@6']],
+    ['rust', 'a.rs', "fn main() {\n    let m = Map::new();\n    let v: Vec<i32> = xs.iter().map(double).collect();\n    println!(\"{}\", m.len());\n    let n = \"5\".parse::<i32>();\n    let w = vec![1, 2];\n}\n", ['call:new@1', 'call:collect@2', 'call:map@2', 'call:iter@2', 'macro:println@3', 'call:parse@4', 'macro:vec@5']],
+  ] as const)('names the called function of every call site in %s (and none for computed callees)', async (lang, path, text, expected) => {
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path, lang, text });
+    expect(result.symbols.references.map((r) => `${r.kind}:${r.name}@${r.line}`)).toEqual(expected);
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });
