@@ -250,6 +250,7 @@ export class CastChunker {
     if (fieldName) return this.classifyField(node, inner, fieldName);
     const kind = spec.definitions[typeOf(inner)];
     if (!kind) return null;
+    if (typeOf(inner) === 'mod_item' && !inner.childForFieldName('body')) return null;
     const name = this.definitionName(inner, kind);
     if (!name && inner === node) return null;
     let finalKind = kind;
@@ -373,7 +374,7 @@ export class CastChunker {
     if (this.size(defStart, end) <= this.budget) {
       this.place(draft, defStart, end);
       const body = container ? this.body(def) : null;
-      if (body) this.collectNestedDefinitions(body, qualifier, qualifiedName);
+      if (body) this.collectNestedDefinitions(body, qualifier, qualifiedName, def.kind === 'module');
       return;
     }
 
@@ -391,7 +392,9 @@ export class CastChunker {
       }
     };
     const lead = items.length > 0 && defStart < startOf(items[0]) ? defStart : null;
-    this.emitSequence(items, { ...childScopeBase, parent: draft, inClass: container, inFunction: !container, sink }, lead);
+    // A module's functions stay functions; a class's become methods.
+    const inClass = container && def.kind !== 'module';
+    this.emitSequence(items, { ...childScopeBase, parent: draft, inClass, inFunction: !container, sink }, lead);
   }
 
   /** Outer node's children with the path down to the body opened and the body's children spliced in. */
@@ -409,16 +412,16 @@ export class CastChunker {
   }
 
   /** Methods of a class that fits in one chunk are still symbols. */
-  private collectNestedDefinitions(body: Node, qualifier: string[], parentSymbol: string): void {
+  private collectNestedDefinitions(body: Node, qualifier: string[], parentSymbol: string, inModule = false): void {
     for (const child of this.namedMembers(body)) {
       const def = this.classify(child);
       if (!def) continue;
       const container = isContainerKind(def.kind);
-      const kind: SymbolKind = container ? def.kind : 'method';
+      const kind: SymbolKind = container ? def.kind : inModule ? def.kind : 'method';
       const q = [...qualifier, def.name];
       this.recordDefinition(def.name, q.join('.'), kind, parentSymbol, startOf(def.outer), endOf(def.outer));
       const body = container ? this.body(def) : null;
-      if (body) this.collectNestedDefinitions(body, q, q.join('.'));
+      if (body) this.collectNestedDefinitions(body, q, q.join('.'), def.kind === 'module');
     }
   }
 

@@ -478,6 +478,37 @@ describe('chunkFile details', () => {
     expect(result.symbols.references.map((r) => `${r.kind}:${r.name}@${r.line}`)).toEqual(expected);
   });
 
+  it('finds Rust inline modules, their functions and trait signatures, and Java compact constructors', async () => {
+    const rust = [
+      'pub trait Shape {',
+      '    fn area(&self) -> f64;',
+      '}',
+      '',
+      'mod parser;',
+      '',
+      '#[cfg(test)]',
+      'mod tests {',
+      '    use super::*;',
+      '',
+      '    #[test]',
+      '    fn parses_numbers() {',
+      '        assert_eq!(parse("1"), 1);',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
+    const java = 'public record Circle(double radius) {\n  public Circle {\n    if (radius < 0) throw new IllegalArgumentException("radius");\n  }\n}\n';
+    const [r, j] = await Promise.all([
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'src/lib.rs', lang: 'rust', text: rust }, { maxChunkChars: 40 }),
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'Circle.java', lang: 'java', text: java }, { maxChunkChars: 40 }),
+    ]);
+    const defs = (result: ChunkFileResult) => result.symbols.definitions.map((d) => `${d.kind} ${d.symbol.split(':')[1]} ${d.startLine}-${d.endLine}`);
+    expect(defs(r)).toEqual(['trait Shape 0-2', 'method Shape.area 1-1', 'module tests 7-14', 'function tests.parses_numbers 11-13']);
+    const test = r.chunks.find((c) => c.name === 'parses_numbers')!;
+    expect([test.chunkType, r.chunks.find((c) => c.id === test.parentId)!.name]).toEqual(['function', 'tests']);
+    expect(defs(j)).toEqual(['class Circle 0-4', 'method Circle.Circle 1-3']);
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });

@@ -88,6 +88,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
       annotation_type_declaration: 'interface',
       method_declaration: 'method',
       constructor_declaration: 'method',
+      compact_constructor_declaration: 'method',
     },
     wrappers: {},
     variableDeclarations: [],
@@ -107,7 +108,11 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
       trait_item: 'trait',
       impl_item: 'impl',
       function_item: 'function',
+      // A trait's required methods: signatures without a body, like a Java interface's.
+      function_signature_item: 'function',
       union_item: 'struct',
+      // Inline modules (`mod tests { … }`); `mod name;` has no body and defines nothing here.
+      mod_item: 'module',
     },
     wrappers: {},
     variableDeclarations: [],
@@ -130,7 +135,7 @@ export function languageSpec(lang: ParsedLanguage): LanguageSpec {
   return SPECS[lang];
 }
 
-const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'struct', 'trait', 'impl', 'type']);
+const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'struct', 'trait', 'impl', 'module', 'type']);
 
 export function isContainerKind(kind: SymbolKind): boolean {
   return CONTAINER_KINDS.has(kind);

@@ -5,6 +5,7 @@ export type SymbolKind =
   | 'struct'
   | 'trait'
   | 'impl'
+  | 'module'
   | 'type'
   | 'function'
   | 'method';
