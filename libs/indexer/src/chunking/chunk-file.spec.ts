@@ -509,6 +509,34 @@ describe('chunkFile details', () => {
     expect(defs(j)).toEqual(['class Circle 0-4', 'method Circle.Circle 1-3']);
   });
 
+  it('finds TypeScript namespaces, abstract methods and interface methods', async () => {
+    const text = [
+      'export namespace Geometry {',
+      '  export function area(r: number): number {',
+      '    return Math.PI * r * r;',
+      '  }',
+      '}',
+      '',
+      'export abstract class Repo<T> {',
+      '  abstract find(id: string): Promise<T>;',
+      '}',
+      '',
+      'interface ListProps {',
+      '  onSelect(item: string): void;',
+      '}',
+      '',
+    ].join('\n');
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'geo.ts', lang: 'typescript', text }, { maxChunkChars: 40 });
+    expect(result.symbols.definitions.map((d) => `${d.kind} ${d.symbol.split(':')[1]}`)).toEqual([
+      'module Geometry',
+      'function Geometry.area',
+      'class Repo',
+      'method Repo.find',
+      'interface ListProps',
+      'method ListProps.onSelect',
+    ]);
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });

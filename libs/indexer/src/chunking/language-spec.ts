@@ -33,10 +33,21 @@ const JS_DEFINITIONS: Record<string, SymbolKind> = {
   generator_function_declaration: 'function',
   function_expression: 'function',
   method_definition: 'method',
+  // Signature-only members: abstract methods, and interface methods (TypeScript grammar only).
+  abstract_method_signature: 'method',
+  method_signature: 'method',
+  // `namespace Geometry { … }`
+  internal_module: 'module',
 };
 
+const TYPESCRIPT_ONLY = ['interface_declaration', 'enum_declaration', 'abstract_method_signature', 'method_signature', 'internal_module'];
+
+function withoutTypeScript(definitions: Record<string, SymbolKind>): Record<string, SymbolKind> {
+  return Object.fromEntries(Object.entries(definitions).filter(([type]) => !TYPESCRIPT_ONLY.includes(type)));
+}
+
 const js = (withTypes: boolean): LanguageSpec => ({
-  definitions: withTypes ? JS_DEFINITIONS : { ...JS_DEFINITIONS, interface_declaration: undefined as never, enum_declaration: undefined as never },
+  definitions: withTypes ? JS_DEFINITIONS : withoutTypeScript(JS_DEFINITIONS),
   wrappers: { export_statement: ['declaration', 'value'] },
   variableDeclarations: ['lexical_declaration', 'variable_declaration'],
   assignmentStatements: ['expression_statement'],
@@ -126,10 +137,6 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     imports: new Set(['use_declaration', 'extern_crate_declaration']),
   },
 };
-
-for (const spec of Object.values(SPECS)) {
-  for (const key of Object.keys(spec.definitions)) if (spec.definitions[key] === undefined) delete spec.definitions[key];
-}
 
 export function languageSpec(lang: ParsedLanguage): LanguageSpec {
   return SPECS[lang];
