@@ -122,6 +122,10 @@ export class CastChunker {
         continue;
       }
       const s = this.size(startOf(node), endOf(node));
+      // A group that fits stays one chunk; its members are still symbols (split, each is a chunk).
+      if (s <= this.budget && !scope.inFunction && this.spec.definitionGroups.has(typeOf(node))) {
+        this.collectNestedDefinitions(node, scope.qualifier, scope.parentSymbol, true);
+      }
       if (s > this.budget) {
         // The pending small siblings (`const`, `walk =`) lead into the first piece of the split
         // node instead of becoming a fragment of their own.
@@ -251,14 +255,21 @@ export class CastChunker {
     const kind = spec.definitions[typeOf(inner)];
     if (!kind) return null;
     if (typeOf(inner) === 'mod_item' && !inner.childForFieldName('body')) return null;
+    if (spec.definitionGroups.has(typeOf(inner)) && this.groupMembers(inner).length > 1) return null;
     const name = this.definitionName(inner, kind);
     if (!name && inner === node) return null;
     let finalKind = kind;
-    if (typeOf(inner) === 'type_declaration') {
-      const typeNode = inner.namedChildren.find((c) => typeOf(c) === 'type_spec')?.childForFieldName('type');
+    if (typeOf(inner) === 'type_declaration' || typeOf(inner) === 'type_spec') {
+      const spec = typeOf(inner) === 'type_spec' ? inner : inner.namedChildren.find((c) => typeOf(c) === 'type_spec');
+      const typeNode = spec?.childForFieldName('type');
       finalKind = typeNode?.type === 'struct_type' ? 'struct' : typeNode?.type === 'interface_type' ? 'interface' : 'type';
     }
     return { outer: node, inner, kind: finalKind, name: name ?? 'default' };
+  }
+
+  /** The definitions of a group declaration (`type ( A …; B … )`), by the spec's definition types. */
+  private groupMembers(group: Node): Node[] {
+    return group.namedChildren.filter((c) => this.spec.definitions[typeOf(c)] !== undefined);
   }
 
   private classifyVariable(outer: Node, declaration: Node): Definition | null {
@@ -330,6 +341,7 @@ export class CastChunker {
   }
 
   private bodyOf(inner: Node): Node | null {
+    if (typeOf(inner) === 'type_spec') return inner.childForFieldName('type');
     if (typeOf(inner) === 'type_declaration') {
       const typeNode = inner.namedChildren.find((c) => typeOf(c) === 'type_spec')?.childForFieldName('type');
       return typeNode ?? null;
@@ -412,7 +424,7 @@ export class CastChunker {
   }
 
   /** Methods of a class that fits in one chunk are still symbols. */
-  private collectNestedDefinitions(body: Node, qualifier: string[], parentSymbol: string, inModule = false): void {
+  private collectNestedDefinitions(body: Node, qualifier: string[], parentSymbol: string | null, inModule = false): void {
     for (const child of this.namedMembers(body)) {
       const def = this.classify(child);
       if (!def) continue;
@@ -452,6 +464,7 @@ export class CastChunker {
     // Multi-line parameter lists read as one line: `def f(\n    self,\n)` → `def f(self)`.
     let sig = raw.replace(/\s+/g, ' ').replace(/([([]) /g, '$1').replace(/,? ([)\]])/g, '$1').trim();
     if (this.isPython) sig = sig.replace(/:$/, '');
+    if (typeOf(def.inner) === 'type_spec' || typeOf(def.inner) === 'type_alias') sig = `type ${sig}`;
     sig = sig.replace(/(=>|=)$/, '$1').replace(/\s*\{$/, '').replace(/,$/, '');
     if (sig.length > SIGNATURE_MAX) sig = `${sig.slice(0, SIGNATURE_MAX - 1)}…`;
     return sig || null;

@@ -537,6 +537,23 @@ describe('chunkFile details', () => {
     ]);
   });
 
+  it('finds every type of a grouped Go type declaration, whole or split', async () => {
+    const text = 'package store\n\ntype (\n\tReader interface {\n\t\tRead(p []byte) (int, error)\n\t}\n\tStore struct {\n\t\tmu sync.Mutex\n\t}\n\tID = string\n)\n';
+    const [whole, split] = await Promise.all([
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'store.go', lang: 'go', text }),
+      chunkFile({ workspaceId: 'w', repoId: 'r', path: 'store.go', lang: 'go', text }, { maxChunkChars: 30 }),
+    ]);
+    const defs = (r: ChunkFileResult) => r.symbols.definitions.map((d) => `${d.kind} ${d.name} ${d.startLine}-${d.endLine}`);
+    expect(defs(whole)).toEqual(['interface Reader 3-5', 'struct Store 6-8', 'type ID 9-9']);
+    expect(defs(split)).toEqual(defs(whole));
+    const firstParts = split.chunks.filter((c) => c.chunkType === 'class' && split.chunks.find((p) => p.id === c.parentId)?.name !== c.name);
+    expect(firstParts.map((c) => [c.name, c.signature])).toEqual([
+      ['Reader', 'type Reader'],
+      ['Store', 'type Store'],
+      ['ID', 'type ID = string'],
+    ]);
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });

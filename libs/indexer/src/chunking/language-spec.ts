@@ -13,6 +13,8 @@ export interface LanguageSpec {
   assignmentStatements: string[];
   /** Class fields holding a function or class (`onClick = () => {}`), and the field naming them. */
   fieldDefinitions: Record<string, string>;
+  /** Declarations that may define several things at once (Go's `type ( A struct{…}; B int )`). */
+  definitionGroups: Set<string>;
   functionValues: string[];
   classValues: string[];
   /** Containers whose children are flattened when a node is split (bodies, blocks). */
@@ -52,6 +54,7 @@ const js = (withTypes: boolean): LanguageSpec => ({
   variableDeclarations: ['lexical_declaration', 'variable_declaration'],
   assignmentStatements: ['expression_statement'],
   fieldDefinitions: { public_field_definition: 'name', field_definition: 'property' },
+  definitionGroups: new Set(),
   functionValues: ['arrow_function', 'function_expression', 'function', 'generator_function'],
   classValues: ['class'],
   bodies: new Set(['class_body', 'statement_block', 'interface_body', 'enum_body', 'object_type', 'switch_body']),
@@ -70,6 +73,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     variableDeclarations: [],
     assignmentStatements: [],
     fieldDefinitions: {},
+    definitionGroups: new Set(),
     functionValues: [],
     classValues: [],
     bodies: new Set(['block']),
@@ -78,11 +82,13 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     imports: new Set(['import_statement', 'import_from_statement', 'future_import_statement']),
   },
   go: {
-    definitions: { function_declaration: 'function', method_declaration: 'method', type_declaration: 'type' },
+    // One `type_spec` per type of a grouped `type ( … )`; a lone `type X …` is its `type_declaration`.
+    definitions: { function_declaration: 'function', method_declaration: 'method', type_declaration: 'type', type_spec: 'type', type_alias: 'type' },
     wrappers: {},
     variableDeclarations: [],
     assignmentStatements: [],
     fieldDefinitions: {},
+    definitionGroups: new Set(['type_declaration']),
     functionValues: [],
     classValues: [],
     bodies: new Set(['block', 'statement_list', 'field_declaration_list', 'interface_type', 'struct_type']),
@@ -105,6 +111,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     variableDeclarations: [],
     assignmentStatements: [],
     fieldDefinitions: {},
+    definitionGroups: new Set(),
     functionValues: [],
     classValues: [],
     bodies: new Set(['class_body', 'interface_body', 'enum_body', 'enum_body_declarations', 'block', 'constructor_body', 'annotation_type_body', 'switch_block']),
@@ -129,6 +136,7 @@ const SPECS: Record<ParsedLanguage, LanguageSpec> = {
     variableDeclarations: [],
     assignmentStatements: [],
     fieldDefinitions: {},
+    definitionGroups: new Set(),
     functionValues: [],
     classValues: [],
     bodies: new Set(['declaration_list', 'block', 'field_declaration_list', 'enum_variant_list', 'match_block']),
