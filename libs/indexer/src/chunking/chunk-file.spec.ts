@@ -554,6 +554,17 @@ describe('chunkFile details', () => {
     ]);
   });
 
+  it('gives up a parse that runs past parseTimeoutMs and falls back to line windows', async () => {
+    const text = 'export function f(a: number): number {\n  return a + 1;\n}\n'.repeat(4000);
+    const result = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'big.ts', lang: 'typescript', text }, { parseTimeoutMs: 1 });
+    expect([result.parse, result.error]).toEqual(['fallback', 'timeout']);
+    expect(result.chunks.filter((c) => c.chunkType === 'function')).toHaveLength(0);
+    expect(result.chunks.at(-1)!.endLine).toBeGreaterThanOrEqual(4000 * 3 - 1);
+    // The parser starts the next file afresh, not where the stopped parse left off.
+    const next = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'small.ts', lang: 'typescript', text: 'export function g() {}\n' });
+    expect([next.parse, next.chunks[0].name]).toEqual(['ok', 'g']);
+  });
+
   it('emits no empty file chunk when a definition covers the whole file', async () => {
     const text = 'export class Only {\n  run(): number {\n    return 1;\n  }\n}\n';
     const alone = await chunkFile({ workspaceId: 'w', repoId: 'r', path: 'only.ts', lang: 'typescript', text });

@@ -1,7 +1,7 @@
 import type Parser from 'tree-sitter';
 import { isParsedLanguage, type ParsedLanguage } from '../language/language';
 import { liteRoot } from '../parsing/lite-node';
-import { parseFile } from '../parsing/parse-file';
+import { parseFile, ParseTimeoutError } from '../parsing/parse-file';
 import { extractImports } from '../symbols/extract-imports';
 import { extractReferences } from '../symbols/extract-references';
 import type { FileSymbols, ImportReference, SymbolDefinition } from '../symbols/file-symbols';
@@ -50,19 +50,23 @@ export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = 
   // The grammar the tree was parsed with: node type and field ids below are that grammar's.
   let lang: ParsedLanguage = input.lang;
   let tree: Parser.Tree;
+  const parseBudget = opts.parseTimeoutMs;
+  const parseStarted = performance.now();
   try {
-    tree = parseFile(input.text, lang);
+    tree = parseFile(input.text, lang, { timeoutMs: parseBudget });
     // tree-sitter-javascript 0.25 rejects JSX attributes named with a reserved word (Preact's
     // `class=`, MUI's `in=`; tree-sitter-javascript#387); the TSX grammar, a superset, reads them.
     if (lang === 'javascript' && tree.rootNode.hasError) {
-      const tsx = parseFile(input.text, 'tsx');
+      // The second parse gets what is left of the file's budget.
+      const left = parseBudget ? Math.max(1, parseBudget - (performance.now() - parseStarted)) : undefined;
+      const tsx = parseFile(input.text, 'tsx', { timeoutMs: left });
       if (!tsx.rootNode.hasError) {
         tree = tsx;
         lang = 'tsx';
       }
     }
   } catch (error) {
-    return fallback(`parse failed: ${(error as Error).message}`);
+    return fallback(error instanceof ParseTimeoutError ? 'timeout' : `parse failed: ${(error as Error).message}`);
   }
   try {
     const root = tree.rootNode;

@@ -52,9 +52,15 @@ export interface ChunkOptions {
    * imports, like the API's indexing jobs, turn it off.
    */
   references?: boolean;
+  /**
+   * Budget for tree-sitter's parse in ms (default: none). tree-sitter checks it as it goes and gives
+   * up; the file then falls back to line windows with `error: 'timeout'`. `ParsePool` sets it to its
+   * per-file timeout, so a slow parse ends on its own instead of the worker being killed mid-parse.
+   */
+  parseTimeoutMs?: number;
 }
 
-export const DEFAULT_CHUNK_OPTIONS: Required<Omit<ChunkOptions, 'fallbackReason'>> & { fallbackReason?: string } = {
+export const DEFAULT_CHUNK_OPTIONS: Required<Omit<ChunkOptions, 'fallbackReason' | 'parseTimeoutMs'>> & { fallbackReason?: string; parseTimeoutMs?: number } = {
   maxChunkChars: 1500,
   windowOverlapLines: 3,
   forceFallback: false,

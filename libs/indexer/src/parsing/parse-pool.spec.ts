@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { ParsePool } from './parse-pool';
 
 const input = (path: string, text: string) => ({ workspaceId: 'ws', repoId: 'repo', path, lang: 'typescript' as const, text });
@@ -32,7 +34,7 @@ describe('ParsePool', () => {
     expect(rest.map((r) => r.parse)).toEqual(Array(6).fill('ok'));
     expect(rest.map((r) => r.chunks.find((c) => c.chunkType === 'function')!.name)).toEqual(['f0', 'f1', 'f2', 'f3', 'f4', 'f5']);
     expect(pool.stats.timeouts).toBe(before + 1);
-    // The terminated worker was replaced: the pool still has full capacity.
+    // The pool still has full capacity.
     const after = await Promise.all([pool.chunk(input('x.ts', 'function x() {}')), pool.chunk(input('y.ts', 'function y() {}'))]);
     expect(after.map((r) => r.parse)).toEqual(['ok', 'ok']);
   }, 30_000);
@@ -59,4 +61,36 @@ describe('ParsePool', () => {
     expect(result.parse).toBe('ok');
     expect(result.chunks.filter((c) => c.chunkType === 'function')).toHaveLength(8000);
   }, 30_000);
+
+  it('survives parses stopped at every point of their run, and a close while a worker is mid-parse', () => {
+    // In a child process: a worker killed in the middle of a native parse used to abort the whole
+    // process ("terminate called after throwing an instance of 'Napi::Error'"), test runner included.
+    const script = `
+      const { ParsePool } = require(${JSON.stringify(path.join(__dirname, 'parse-pool.ts'))});
+      const huge = ${JSON.stringify(hugeFile.slice(0, hugeFile.length / 8000))}.repeat(8000);
+      const file = (name, text) => ({ workspaceId: 'ws', repoId: 'repo', path: name, lang: 'typescript', text });
+      (async () => {
+        const pool = new ParsePool({ size: 1, timeoutMs: 20000 });
+        await pool.chunk(file('warm.ts', 'const a = 1;'));
+        const outcomes = [];
+        for (let ms = 2; ms <= 90; ms += 8) {
+          await pool.chunk(file('small.ts', 'const s = 1;')); // the worker is up and idle
+          outcomes.push((await pool.chunk(file('huge.ts', huge), undefined, { timeoutMs: ms })).error ?? 'ok');
+        }
+        const inFlight = [pool.chunk(file('huge.ts', huge)), pool.chunk(file('next.ts', 'const n = 1;'))];
+        await new Promise((resolve) => setTimeout(resolve, 50)); // well inside the ~0.4 s the huge file takes
+        await pool.close();
+        const closed = await Promise.all(inFlight);
+        console.log(JSON.stringify({ outcomes, closed: closed.map((r) => r.error ?? r.parse), stats: pool.stats }));
+      })();`;
+    const child = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', script], { cwd: path.join(__dirname, '../../../..'), encoding: 'utf8', timeout: 120_000 });
+    expect({ status: child.status, signal: child.signal, stderr: child.stderr.includes('terminate called') }).toEqual({ status: 0, signal: null, stderr: false });
+    const report = JSON.parse(child.stdout.trim().split('\n').at(-1)!) as { outcomes: string[]; closed: string[]; stats: { timeouts: number; workerCrashes: number } };
+    expect(report.outcomes[0]).toBe('timeout');
+    expect(report.outcomes).toContain('timeout');
+    expect(report.stats.workerCrashes).toBe(0);
+    expect(report.stats.timeouts).toBe(report.outcomes.filter((o) => o === 'timeout').length);
+    // The file being parsed when the pool closed is finished; the one queued behind it is not started.
+    expect(report.closed).toEqual(['ok', 'pool closed']);
+  }, 130_000);
 });

@@ -33,9 +33,21 @@ interface Slot {
   worker: Worker;
   /** Sent to the worker, in the order it handles them; the first is the one being chunked. */
   tasks: Task[];
-  /** The first task's time budget. */
+  /** The first task's last-resort deadline (see {@link HARD_KILL_GRACE_MS}). */
   timer: NodeJS.Timeout | null;
+  /** Set to 1 when the pool closes: the worker then answers its remaining files without starting them. */
+  stop: Int32Array;
+  /** Called when the slot has no task left (while the pool closes). */
+  onIdle?: () => void;
 }
+
+/**
+ * A parse runs under tree-sitter's own timeout (the file's budget), so it ends by itself. A worker is
+ * terminated only when it has not answered well after that: terminating one in the middle of a
+ * native parse can abort the whole process (node-tree-sitter reads the text through a JS callback,
+ * and the failed call throws a C++ exception through tree-sitter's C code).
+ */
+const HARD_KILL_GRACE_MS = 5_000;
 
 /**
  * Files handed to a worker ahead of its results, so it goes straight on to the next file instead of
@@ -44,10 +56,11 @@ interface Slot {
 const TASKS_PER_WORKER = 2;
 
 /**
- * Chunks files on a pool of worker threads. A file that takes longer than the
- * timeout gets its worker terminated and replaced, and comes back as line-window
- * chunks with `parse: 'fallback', error: 'timeout'` — one pathological file
- * cannot stall a job. `chunk` never rejects.
+ * Chunks files on a pool of worker threads. A file whose parse takes longer than the
+ * timeout is given up by tree-sitter and comes back as line-window chunks with
+ * `parse: 'fallback', error: 'timeout'`; a worker that still does not answer (twice
+ * the timeout plus 5 s) is terminated and replaced. One pathological file cannot
+ * stall a job. `chunk` never rejects.
  *
  * @example
  * const pool = new ParsePool({ size: 2, timeoutMs: 5000 });
@@ -62,6 +75,7 @@ export class ParsePool {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
+  private closing: Promise<void> | null = null;
 
   constructor({ size = availableParallelism(), timeoutMs = 10_000 }: ParsePoolOptions = {}) {
     this.size = Math.max(1, size);
@@ -80,21 +94,28 @@ export class ParsePool {
     });
   }
 
-  /** Terminates the workers; pending calls resolve as fallbacks. */
-  async close(): Promise<void> {
+  /**
+   * Ends the workers. Files not yet started resolve as fallbacks (`error: 'pool closed'`); a file a
+   * worker is on is finished first (within its timeout), since killing a worker mid-parse is unsafe.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
     this.closed = true;
     for (const task of this.queue.splice(0)) this.finish(task, this.fallback(task, 'pool closed'));
-    await Promise.all(
-      this.slots.map(async (slot) => {
-        if (slot.timer) clearTimeout(slot.timer);
-        for (const task of slot.tasks.splice(0)) this.finish(task, this.fallback(task, 'pool closed'));
-        await slot.worker.terminate();
-      }),
-    );
+    this.closing = Promise.all(this.slots.map((slot) => this.retire(slot))).then(() => undefined);
+    return this.closing;
+  }
+
+  private async retire(slot: Slot): Promise<void> {
+    Atomics.store(slot.stop, 0, 1);
+    if (slot.tasks.length > 0) await new Promise<void>((resolve) => (slot.onIdle = resolve));
+    if (slot.timer) clearTimeout(slot.timer);
+    await slot.worker.terminate();
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: createWorker(), tasks: [], timer: null };
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const slot: Slot = { worker: createWorker(stop), tasks: [], timer: null, stop };
     slot.worker.on('message', (message: { id: number; json?: string; error?: string }) => {
       const task = slot.tasks[0];
       if (!task || task.id !== message.id) return;
@@ -105,9 +126,9 @@ export class ParsePool {
       }
       this.finish(task, decodeChunkMessage(message.json, task.input));
     });
-    slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`, false));
+    slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`));
     slot.worker.on('exit', () => {
-      if (slot.tasks.length > 0 && !this.closed) this.replace(slot, 'worker exited', false);
+      if (slot.tasks.length > 0) this.replace(slot, 'worker exited');
     });
     slot.worker.unref();
     return slot;
@@ -122,14 +143,15 @@ export class ParsePool {
         const task = this.queue.shift()!;
         slot.tasks.push(task);
         if (slot.tasks.length === 1) this.startTimer(slot);
-        slot.worker.postMessage({ id: task.id, input: task.input, options: task.options });
+        const parseTimeoutMs = Math.min(task.options?.parseTimeoutMs ?? Infinity, task.timeoutMs);
+        slot.worker.postMessage({ id: task.id, input: task.input, options: { ...task.options, parseTimeoutMs } });
       }
     }
   }
 
-  /** The worker takes its tasks in order, so the first one's budget starts when the one before it is done. */
+  /** The worker takes its tasks in order, so the first one's deadline starts when the one before it is done. */
   private startTimer(slot: Slot): void {
-    slot.timer = setTimeout(() => this.replace(slot, 'timeout', true), slot.tasks[0].timeoutMs);
+    slot.timer = setTimeout(() => this.replace(slot, 'timeout'), slot.tasks[0].timeoutMs * 2 + HARD_KILL_GRACE_MS);
   }
 
   private release(slot: Slot): void {
@@ -137,28 +159,31 @@ export class ParsePool {
     slot.timer = null;
     slot.tasks.shift();
     if (slot.tasks.length > 0) this.startTimer(slot);
+    else slot.onIdle?.();
     this.dispatch();
   }
 
-  private replace(slot: Slot, reason: string, timedOut: boolean): void {
+  private replace(slot: Slot, reason: string): void {
     const [task, ...waiting] = slot.tasks;
     if (!task) return;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.tasks = [];
-    // Files queued behind the one that failed were never started: they go to the next free worker.
-    this.queue.unshift(...waiting);
     const old = slot.worker;
     old.removeAllListeners();
     old.on('error', () => undefined);
     void old.terminate();
-    if (timedOut) this.stats.timeouts++;
-    else this.stats.workerCrashes++;
-    if (!this.closed) {
+    if (reason !== 'timeout') this.stats.workerCrashes++;
+    if (this.closed) {
+      for (const queued of waiting) this.finish(queued, this.fallback(queued, 'pool closed'));
+    } else {
+      // Files queued behind the one that failed were never started: they go to the next free worker.
+      this.queue.unshift(...waiting);
       const index = this.slots.indexOf(slot);
       this.slots[index] = this.spawn();
     }
     this.finish(task, this.fallback(task, reason));
+    slot.onIdle?.();
     this.dispatch();
   }
 
@@ -168,13 +193,14 @@ export class ParsePool {
 
   private finish(task: Task, result: ChunkFileResult): void {
     this.stats[result.parse]++;
+    if (result.error === 'timeout') this.stats.timeouts++;
     task.resolve(result);
   }
 }
 
 /** From TypeScript sources (Jest, ts benches) the worker needs a TS loader; from dist it is plain JS. */
-function createWorker(): Worker {
+function createWorker(stop: Int32Array): Worker {
   const fromSource = __filename.endsWith('.ts');
   const script = path.join(__dirname, fromSource ? 'parse.worker.ts' : 'parse.worker.js');
-  return new Worker(script, fromSource ? { execArgv: ['-r', '@swc-node/register'] } : {});
+  return new Worker(script, { workerData: { stop }, ...(fromSource ? { execArgv: ['-r', '@swc-node/register'] } : {}) });
 }
