@@ -12,6 +12,10 @@ describe('redactSecrets', () => {
     ['AWS access key id', fake('AKIA', 'Q7Z', 16)],
     ['Stripe live key', fake('sk_live_', 'aB3', 24)],
     ['Google API key', fake('AIza', 'aB3_', 35)],
+    ['Sextant API key', fake('sxt_0a1b2c3d_', 'aB3', 40)],
+    ['Anthropic API key', fake('sk-ant-api03-', 'aB3_-', 95)],
+    ['npm token', fake('npm_', 'aB3', 36)],
+    ['GitLab personal access token', fake('glpat-', 'aB3_', 20)],
   ])('replaces a %s and nothing around it', (_name, secret) => {
     const { text, redactions } = redactSecrets(`const token = "${secret}"; // rotate yearly\n`);
     expect(text).toBe(`const token = "${REDACTED}"; // rotate yearly\n`);
@@ -33,8 +37,15 @@ describe('redactSecrets', () => {
     expect(text.split('\n')[4]).toBe('export const after = 1;');
   });
 
+  it('redacts only the password of a connection URL', () => {
+    const password = fake('', 's3cR', 12);
+    const { text, redactions } = redactSecrets(`DATABASE_URL=postgres://app:${password}@db.internal:5432/main\nREDIS_URL="rediss://:${password}@cache:6380"\n`);
+    expect(text).toBe(`DATABASE_URL=postgres://app:${REDACTED}@db.internal:5432/main\nREDIS_URL="rediss://:${REDACTED}@cache:6380"\n`);
+    expect(redactions).toBe(2);
+  });
+
   it('leaves ordinary code alone', () => {
-    const code = 'const awsSecretKeyName = "aws_secret_access_key";\nconst sk = "sk-not-a-key";\nfunction ghp_helper() {}\n';
+    const code = 'const awsSecretKeyName = "aws_secret_access_key";\nconst sk = "sk-not-a-key";\nfunction ghp_helper() {}\nconst url = "https://example.com:8080/a@b";\nconst email = "mailto:someone@example.com";\n';
     expect(redactSecrets(code)).toEqual({ text: code, redactions: 0 });
   });
 });
