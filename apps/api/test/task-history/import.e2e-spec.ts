@@ -55,4 +55,20 @@ describe('task import from JSONL and CSV (real app)', () => {
     const missing = await importFile({ format: 'csv', content: csv, source: 'csv-test', columns: { id: 'key', title: 'title' } }).expect(400);
     expect(missing.body.message).toMatch(/no column "title".*key, summary, changed/);
   });
+
+  it('redacts tokens pasted into a task before it is stored, shown or searched', async () => {
+    // Built at run time so this file does not itself look like it holds a secret.
+    const token = `ghp_${'aB3'.repeat(12)}`;
+    const content = JSON.stringify({ id: 'S-1', title: `Rotate ${token} after the leak`, body: `CI printed GITHUB_TOKEN=${token} in the deploy log`, files: ['ci/deploy.yml'] });
+    await importFile({ format: 'jsonl', content, source: 'secret-test' }).expect(201);
+    const [task] = await listed('secret-test');
+    expect(task.title).toBe('Rotate [REDACTED] after the leak');
+    const stored = (await request(t.app.getHttpServer()).get('/v1/tasks').query({ source: 'secret-test' }).expect(200)).text;
+    expect(stored).not.toContain(token);
+    expect(stored).toContain('GITHUB_TOKEN=[REDACTED] in the deploy log');
+    // Similar-task search reads the index, not the table.
+    const found = await request(t.app.getHttpServer()).get('/v1/tasks').query({ query: 'rotate leak deploy log' }).expect(200);
+    expect(found.body.tasks.map((x: { title: string }) => x.title)).toContain('Rotate [REDACTED] after the leak');
+    expect(found.text).not.toContain(token);
+  });
 });

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { TaskInputSchema, type ParsedTaskInput, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { isNoiseCommit, mergePullRequests, readCommitHistory, renameForward, renamesOf, buildRenameMap } from '@sextant/indexer';
+import { isNoiseCommit, mergePullRequests, readCommitHistory, redactSecrets, renameForward, renamesOf, buildRenameMap } from '@sextant/indexer';
 import { TASK_INDEX, type KeywordMode, type TaskIndex, type TaskPoint } from '@sextant/retrieval';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
@@ -80,8 +80,9 @@ export class TaskHistoryService {
       const writes: TaskWrite[] = batch.map((t) => ({
         externalId: t.id,
         source: t.source,
-        title: t.title,
-        body: t.body,
+        // Tasks are indexed and shown like code: tokens pasted into an issue or a commit message go too.
+        title: redactSecrets(t.title).text,
+        body: t.body === undefined ? t.body : redactSecrets(t.body).text,
         files: [...new Set(t.files_at_cutoff ?? t.files)],
         status: t.status ?? null,
         outcome: t.outcome ?? null,
