@@ -343,8 +343,8 @@ export class CastChunker {
   private bodyOf(inner: Node): Node | null {
     if (typeOf(inner) === 'type_spec') return inner.childForFieldName('type');
     if (typeOf(inner) === 'type_declaration') {
-      const typeNode = inner.namedChildren.find((c) => typeOf(c) === 'type_spec')?.childForFieldName('type');
-      return typeNode ?? null;
+      const spec = inner.namedChildren.find((c) => typeOf(c) === 'type_spec');
+      return spec ? this.bodyOf(spec) : null;
     }
     return inner.childForFieldName('body');
   }
@@ -429,7 +429,7 @@ export class CastChunker {
       const def = this.classify(child);
       if (!def) continue;
       const container = isContainerKind(def.kind);
-      const kind: SymbolKind = container ? def.kind : inModule ? def.kind : 'method';
+      const kind: SymbolKind = container || inModule ? def.kind : 'method';
       const q = [...qualifier, def.name];
       this.recordDefinition(def.name, q.join('.'), kind, parentSymbol, startOf(def.outer), endOf(def.outer));
       const body = container ? this.body(def) : null;

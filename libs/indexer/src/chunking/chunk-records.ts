@@ -59,8 +59,8 @@ export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = 
     if (lang === 'javascript' && tree.rootNode.hasError) {
       // The second parse gets what is left of the file's budget.
       const left = parseBudget ? Math.max(1, parseBudget - (performance.now() - parseStarted)) : undefined;
-      const tsx = parseFile(input.text, 'tsx', { timeoutMs: left });
-      if (!tsx.rootNode.hasError) {
+      const tsx = retryParse(input.text, left);
+      if (tsx && !tsx.rootNode.hasError) {
         tree = tsx;
         lang = 'tsx';
       }
@@ -94,6 +94,16 @@ export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = 
 
   function fallback(reason: string): ChunkRecordsResult {
     return { records: assembleChunks(windows(), input, src, []), symbols: emptySymbols(), parse: 'fallback', error: reason };
+  }
+}
+
+/** The TSX re-read of a JavaScript file; out of time, the JavaScript tree (with its errors) is kept. */
+function retryParse(text: string, timeoutMs: number | undefined): Parser.Tree | null {
+  try {
+    return parseFile(text, 'tsx', { timeoutMs });
+  } catch (error) {
+    if (error instanceof ParseTimeoutError) return null;
+    throw error;
   }
 }
 
