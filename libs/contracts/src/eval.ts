@@ -59,6 +59,9 @@ export const EvalReportStrategySchema = z.object({
   r10: z.number(),
   mrr: z.number(),
   ndcg10: z.number(),
+  /** Share of queries with every relevant file in the top 1 / top 5 (absent in reports published before they existed). */
+  acc1: z.number().optional(),
+  acc5: z.number().optional(),
   /** R@10 minus the baseline's over the same queries, and the paired t-test's p-value (null for the baseline itself). */
   r10_delta: z.number().nullable(),
   r10_p_value: z.number().nullable(),

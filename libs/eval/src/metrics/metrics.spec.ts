@@ -1,5 +1,5 @@
 import type { EvalQuery } from '@sextant/contracts';
-import { complementarity, coverageImprovement, ndcgAtK, precisionAtK, recallAtK, reciprocalRank, scoreRun } from './index';
+import { accuracyAtK, complementarity, coverageImprovement, ndcgAtK, precisionAtK, recallAtK, reciprocalRank, scoreRun } from './index';
 
 describe('ranking metrics', () => {
   it('compute P@k, R@k, RR and NDCG@k with binary relevance', () => {
@@ -88,5 +88,20 @@ describe('seed 000 fusion metrics', () => {
       fusedRecall: 2 / 3,
       improvement: 1 / 3,
     });
+  });
+});
+
+describe('accuracyAtK', () => {
+  it('counts a query only when every relevant file is within the top k', () => {
+    expect(accuracyAtK(['a', 'x', 'b'], ['a', 'b'], 3)).toBe(1);
+    expect(accuracyAtK(['a', 'x', 'b'], ['a', 'b'], 2)).toBe(0);
+    expect(accuracyAtK(['a'], ['a'], 1)).toBe(1);
+    expect(accuracyAtK(['x', 'a'], ['a'], 1)).toBe(0);
+    // A repeated path counts once (first occurrences), as in every metric here.
+    expect(accuracyAtK(['a', 'a', 'b'], ['a', 'b'], 2)).toBe(1);
+  });
+  it('is 0 with nothing relevant and rejects k <= 0', () => {
+    expect(accuracyAtK(['a'], [], 5)).toBe(0);
+    expect(() => accuracyAtK(['a'], ['a'], 0)).toThrow(RangeError);
   });
 });

@@ -70,3 +70,17 @@ export function ndcgAtK(ranked: readonly string[], relevant: Iterable<string>, k
   for (let i = 0; i < Math.min(rel.size, k); i++) idcg += 1 / Math.log2(i + 2);
   return dcg / idcg;
 }
+
+/**
+ * Acc@k: 1 when every relevant file is in the top k, else 0 (the issue-report evaluation's
+ * measure: a fix is found only when all the files it touched are shown). 0 when nothing is relevant.
+ *
+ * @example
+ * accuracyAtK(['a', 'x', 'b'], ['a', 'b'], 3) // 1
+ * accuracyAtK(['a', 'x', 'b'], ['a', 'b'], 1) // 0
+ */
+export function accuracyAtK(ranked: readonly string[], relevant: Iterable<string>, k: number): number {
+  if (!(k > 0)) throw new RangeError(`k must be > 0, got ${k}`);
+  const rel = asSet(relevant);
+  return rel.size > 0 && hitsInTopK(ranked, rel, k) === rel.size ? 1 : 0;
+}

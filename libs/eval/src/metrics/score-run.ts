@@ -1,12 +1,12 @@
 import type { EvalQuery } from '@sextant/contracts';
-import { ndcgAtK, precisionAtK, recallAtK, reciprocalRank } from './ranking-metrics';
+import { accuracyAtK, ndcgAtK, precisionAtK, recallAtK, reciprocalRank } from './ranking-metrics';
 
 /** The metrics every report shows, in display order. */
-export const METRIC_NAMES = ['p5', 'p10', 'r5', 'r10', 'mrr', 'ndcg10'] as const;
+export const METRIC_NAMES = ['p5', 'p10', 'r5', 'r10', 'mrr', 'ndcg10', 'acc1', 'acc5'] as const;
 export type MetricName = (typeof METRIC_NAMES)[number];
 
 /** Display labels: `p5` -> `P@5`. */
-export const METRIC_LABELS: Readonly<Record<MetricName, string>> = { p5: 'P@5', p10: 'P@10', r5: 'R@5', r10: 'R@10', mrr: 'MRR', ndcg10: 'NDCG@10' };
+export const METRIC_LABELS: Readonly<Record<MetricName, string>> = { p5: 'P@5', p10: 'P@10', r5: 'R@5', r10: 'R@10', mrr: 'MRR', ndcg10: 'NDCG@10', acc1: 'Acc@1', acc5: 'Acc@5' };
 
 /** Mean metrics over a group of queries, with how many queries the means cover. */
 export type MetricSet = Record<MetricName, number> & { queries: number };
@@ -41,6 +41,8 @@ export function scoreRanking(ranked: readonly string[], relevant: Iterable<strin
     r10: recallAtK(ranked, rel, 10),
     mrr: reciprocalRank(ranked, rel),
     ndcg10: ndcgAtK(ranked, rel, 10),
+    acc1: accuracyAtK(ranked, rel, 1),
+    acc5: accuracyAtK(ranked, rel, 5),
   };
 }
 
@@ -53,7 +55,7 @@ export function meanMetrics(scores: ReadonlyArray<Record<MetricName, number>>): 
 
 /**
  * Scores one strategy's run (query id -> ranked file list, best first) against the
- * dataset's queries: P@5, P@10, R@5, R@10, MRR and NDCG@10 with binary relevance, as
+ * dataset's queries: P@5, P@10, R@5, R@10, MRR, NDCG@10 and Acc@1/Acc@5 (all relevant files in the top k) with binary relevance, as
  * means over queries, overall and per query `type`. A query the run did not answer
  * counts as an empty list (so a run cannot improve by skipping hard queries); queries
  * without relevant files are skipped and listed.

@@ -80,6 +80,8 @@ export function publishableReport(report: EvaluationReport, options: { title: st
         r10: o.r10,
         mrr: o.mrr,
         ndcg10: o.ndcg10,
+        acc1: o.acc1,
+        acc5: o.acc5,
         r10_delta: r10 ? finiteOrNull(r10.meanImprovement) : null,
         r10_p_value: r10 ? finiteOrNull(r10.pValue) : null,
         latency_p50_ms: finiteOrNull(results.latency[name]?.p50),
