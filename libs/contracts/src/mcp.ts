@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { MAX_QUERY_CHARS } from './search';
 /**
  * Inputs and outputs of the MCP tools served at `POST /mcp` and by `sextant mcp --stdio`.
  * `search` and `fetch` follow seed 004 field for field; the others follow seeds 000
@@ -10,7 +11,7 @@ import { z } from 'zod';
  * const out: McpSearchOutput = McpSearchOutputSchema.parse(result.structuredContent);
  */
 
-const Query = z.string().trim().min(1, 'query must not be empty').max(2000);
+const Query = z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters`);
 const Glob = z
   .string()
   .min(1)

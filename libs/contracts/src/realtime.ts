@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FeedbackErrorEvent, FeedbackRateRequest } from './feedback';
 import { IndexProgressEventSchema } from './indexing';
-import { SearchPartialSchema, SearchRequestSchema, SearchResponseSchema } from './search';
+import { MAX_QUERY_CHARS, MAX_TOP_K, SearchPartialSchema, SearchRequestSchema, SearchResponseSchema } from './search';
 
 const RequestId = z.string().min(1).max(100);
 
@@ -79,8 +79,8 @@ export interface ClientToServerEvents {
 /** `GET /v1/search/stream` query: plain-HTTP streaming for chat clients. */
 export const SearchStreamQuerySchema = z
   .object({
-    q: z.string().trim().min(1).max(2000),
-    top_k: z.coerce.number().int().min(1).max(50).optional(),
+    q: z.string().trim().min(1).max(MAX_QUERY_CHARS),
+    top_k: z.coerce.number().int().min(1).max(MAX_TOP_K).optional(),
     strategy: z.enum(['rrf', 'weighted', 'cascade', 'vote', 'concat']).optional(),
     granularity: z.enum(['file', 'chunk']).optional(),
     sources: z.string().max(200).optional().describe('comma-separated source names'),

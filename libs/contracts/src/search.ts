@@ -13,6 +13,11 @@ export type QueryClassName = z.infer<typeof QueryClassSchema>;
 
 export const KeywordModeSchema = z.enum(['and', 'or', 'phrase']);
 
+/** The longest query a search takes: issue reports with tracebacks and logs fit whole; nothing is cut silently. */
+export const MAX_QUERY_CHARS = 16_000;
+/** The most results one search returns. */
+export const MAX_TOP_K = 100;
+
 /** Globs are bounded: long or numerous patterns are rejected rather than run. */
 const Glob = z
   .string()
@@ -38,8 +43,8 @@ export type SourceWeightMap = z.infer<typeof SourceWeightsSchema>;
 /** `POST /v1/search` (also the `options` of socket `search:start` and the SSE query). */
 export const SearchRequestSchema = z
   .object({
-    query: z.string().trim().min(1, 'query must not be empty').max(2000),
-    top_k: z.number().int().min(1).max(50).default(10),
+    query: z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters`),
+    top_k: z.number().int().min(1).max(MAX_TOP_K).default(10),
     /** weighted is the default: on the evaluation repositories it beat task-only, file-only and BM25 on R@10 and MRR everywhere (docs/evaluation.md). */
     strategy: FusionStrategySchema.default('weighted'),
     weights: SourceWeightsSchema.optional().describe('override the learned weights for this search'),

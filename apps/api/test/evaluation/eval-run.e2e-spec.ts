@@ -96,8 +96,12 @@ describe('sextant eval run on a hand-made dataset', () => {
     writeFiles(path.join(datasetDir, 'corpus'), CORPUS);
     fs.writeFileSync(path.join(datasetDir, 'tasks.jsonl'), jsonl(TASKS));
     fs.writeFileSync(path.join(datasetDir, 'queries.jsonl'), jsonl(QUERIES));
+    // A valid meta.json beside the named query file is not an input: `eval run` must not read it.
+    fs.mkdirSync(path.join(base, 'loose'));
+    fs.copyFileSync(path.join(datasetDir, 'queries.jsonl'), path.join(base, 'loose', 'queries.jsonl'));
+    fs.writeFileSync(path.join(base, 'loose', 'meta.json'), JSON.stringify({ repo: 'stray-meta-repo', cutoff_sha: 'x', cutoff_date: null, counts: {} }));
     run = await runCli(
-      ['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', path.join(datasetDir, 'tasks.jsonl'), '--queries', path.join(datasetDir, 'queries.jsonl'), '--json', path.join(out, 'run.json'), '--report', path.join(out, 'report.md'), '--publish'],
+      ['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', path.join(datasetDir, 'tasks.jsonl'), '--queries', path.join(base, 'loose', 'queries.jsonl'), '--json', path.join(out, 'run.json'), '--report', path.join(out, 'report.md'), '--publish'],
       { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData },
       180000,
     );
@@ -107,7 +111,7 @@ describe('sextant eval run on a hand-made dataset', () => {
   it('exits 0 and writes a run file that validates against FORMAT.md', async () => {
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     const runFile = await readRunFile(path.join(out, 'run.json'));
-    const expected = ['task_only', 'file_only', 'weighted_50_50', 'weighted_70_30', 'weighted_30_70', 'rrf', 'cascade', 'vote', 'weighted_default', 'no_task', 'no_file', 'no_fusion', 'fts5_bm25'];
+    const expected = ['task_only', 'file_only', 'weighted_50_50', 'weighted_70_30', 'weighted_30_70', 'rrf', 'cascade', 'vote', 'weighted_default', 'no_task', 'no_file', 'no_fusion', 'bm25_rrf', 'fts5_bm25', 'bm25_tasks'];
     expect(Object.keys(runFile.runs)).toEqual(expected);
     const corpusFiles = new Set(Object.keys(CORPUS));
     for (const strategy of expected) {
@@ -143,8 +147,42 @@ describe('sextant eval run on a hand-made dataset', () => {
     expect(rrf.r10).toBeGreaterThan(scoreRun(runs.task_only, QUERIES).overall.r10);
   });
 
+  it('runs the BM25 + RRF baseline: RRF (k = 60) of whole-file BM25 and the files of BM25-matched tasks', async () => {
+    const { runs } = await readRunFile(path.join(out, 'run.json'));
+    // The task leg finds each paraphrased task's file; no task mentions haversine.
+    expect(runs.bm25_tasks['q-vat'][0]).toBe('src/billing/invoice.ts');
+    expect(runs.bm25_tasks['q-smtp'][0]).toBe('src/mail/smtp-sender.ts');
+    expect(runs.bm25_tasks['q-geo']).not.toContain('src/geo/haversine.py');
+    expect(runs.fts5_bm25['q-geo'][0]).toBe('src/geo/haversine.py');
+    for (const q of QUERIES) {
+      const score = new Map<string, number>();
+      for (const leg of [runs.fts5_bm25[q.id], runs.bm25_tasks[q.id]]) leg.forEach((p, i) => score.set(p, (score.get(p) ?? 0) + 1 / (60 + i + 1)));
+      const expected = [...score.entries()].sort((a, b) => b[1] - a[1]).map(([p]) => p);
+      expect(new Set(runs.bm25_rrf[q.id])).toEqual(new Set(expected));
+      expect(runs.bm25_rrf[q.id][0]).toBe(expected[0]);
+    }
+  });
+
+  it('prints per-phase timings, works in a folder of the data dir and reads no meta.json it was not given', () => {
+    expect(run.stderr).toMatch(/Phases: index \d+\.\d\d s, tasks \d+\.\d\d s, queries \d+\.\d\d s, baseline \d+\.\d\d s/);
+    const dataDir = /Data dir: (.+)/.exec(run.stderr)?.[1];
+    expect(dataDir?.startsWith(path.join(serverData, 'eval-runs') + path.sep)).toBe(true);
+    expect(fs.existsSync(dataDir!)).toBe(false); // thrown away afterwards
+    expect(run.stdout).not.toContain('stray-meta-repo');
+  });
+
+  it('accepts --top-k 100 and refuses 101', async () => {
+    const ok = await runCli(['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', path.join(datasetDir, 'tasks.jsonl'), '--queries', path.join(datasetDir, 'queries.jsonl'), '--strategies', 'file_only', '--top-k', '100', '--json', path.join(out, 'k100.json')], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData }, 120000);
+    expect({ code: ok.code, stderr: ok.code === 0 ? '' : ok.stderr }).toEqual({ code: 0, stderr: '' });
+    // All 16 corpus files can come back when 100 are asked for (the API's old cap was 50).
+    expect((await readRunFile(path.join(out, 'k100.json'))).runs.file_only['q-geo'].length).toBeGreaterThan(0);
+    const bad = await runCli(['eval', 'run', '--dataset', datasetDir, '--top-k', '101'], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/--top-k must be an integer from 1 to 100/);
+  }, 150000);
+
   it('prints the tables and writes a report with its SVG chart', () => {
-    for (const heading of ['## Overall', '## By query type', '## Significance vs task_only', '## Latency', '## Complementarity and coverage']) expect(run.stdout).toContain(heading);
+    for (const heading of ['## Overall', '## By query type', '## Significance vs bm25_rrf', '## Latency', '## Complementarity and coverage']) expect(run.stdout).toContain(heading);
     const report = fs.readFileSync(path.join(out, 'report.md'), 'utf8');
     expect(report).toContain('![Overall metrics by strategy](report.svg)');
     expect(report).toMatch(/\| rrf \| 3 \|/);
@@ -163,11 +201,13 @@ describe('sextant eval run on a hand-made dataset', () => {
       expect(latest.strategies.map((s) => s.name)).toEqual(Object.keys(runs));
       const task = latest.strategies.find((s) => s.name === 'task_only')!;
       expect(task.r10).toBeCloseTo(2 / 3, 6);
-      expect(task.r10_delta).toBeNull();
+      expect(task.acc1).toBeCloseTo(2 / 3, 6);
+      const baseline = latest.strategies.find((s) => s.name === 'bm25_rrf')!;
+      expect(baseline.r10_delta).toBeNull();
       const rrf = latest.strategies.find((s) => s.name === 'rrf')!;
       expect(rrf.r10).toBe(scoreRun(runs.rrf, QUERIES).overall.r10);
-      expect(rrf.r10_delta).toBeCloseTo(rrf.r10 - task.r10, 6);
-      expect(latest).toMatchObject({ queries: QUERIES.length, baseline: 'task_only', default_strategy: 'weighted_default' });
+      expect(rrf.r10_delta).toBeCloseTo(rrf.r10 - baseline.r10, 6);
+      expect(latest).toMatchObject({ queries: QUERIES.length, baseline: 'bm25_rrf', default_strategy: 'weighted_default' });
       expect(latest.chart_svg).toBe(fs.readFileSync(path.join(out, 'report.svg'), 'utf8'));
       const list = EvalReportListResponseSchema.parse((await api().get('/v1/eval/reports').expect(200)).body);
       expect(list.reports.map((r) => r.id)).toEqual([latest.id]);

@@ -124,7 +124,9 @@ describe('search (real app, SQLite + embedded store)', () => {
 
   it('rejects invalid requests with 400', async () => {
     await api().post('/v1/search').send({ query: '' }).expect(400);
-    await api().post('/v1/search').send({ query: 'x', top_k: 51 }).expect(400);
+    await api().post('/v1/search').send({ query: 'x', top_k: 101 }).expect(400);
+    const tooLong = await api().post('/v1/search').send({ query: 'y'.repeat(16_001) }).expect(400);
+    expect(JSON.stringify(tooLong.body)).toMatch(/longer than 16000 characters/);
     await api().post('/v1/search').send({ query: 'x', strategy: 'magic' }).expect(400);
     await api().post('/v1/search').send({ query: 'x', surprise: true }).expect(400);
   });

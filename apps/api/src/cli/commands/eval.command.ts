@@ -6,9 +6,10 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
-import { makeDataset, readDataset, readMeta, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
+import { MAX_TOP_K } from '@sextant/contracts';
+import { makeDataset, readDataset, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
 import { DomainError } from '../../common/domain-error';
-import { BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
+import { BASELINE_LEGS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
 import { buildEvaluationReport, publishableReport } from '../../modules/evaluation/evaluation-report';
 import { EvalReportsService } from '../../modules/evaluation/eval-reports.service';
 import { EvaluationService, type EvaluationProgress } from '../../modules/evaluation/evaluation.service';
@@ -104,15 +105,15 @@ export function registerEval(program: Command): void {
     .option('--json <file>', 'write the run file (FORMAT.md) here')
     .option('--report <file>', 'write a Markdown report here, with its bar chart as <name>.svg beside it')
     .option('--metrics-json <file>', 'write the computed metrics (scores, significance, latency, overlap) as JSON')
-    .option('--top-k <n>', 'files per search (max 50)', '50')
-    .option('--no-baseline', `skip the SQLite FTS5 whole-file BM25 baseline (${BASELINE_STRATEGY})`)
+    .option('--top-k <n>', `files per search (max ${MAX_TOP_K})`, '50')
+    .option('--no-baseline', `skip the BM25 + RRF baseline (${BASELINE_STRATEGY}) and its legs`)
     .option('--fused <strategy>', 'the fused strategy the complementarity/coverage metrics use', DEFAULT_EVAL_STRATEGY)
-    .option('--data-dir <dir>', 'data directory for the throw-away workspace (default: a temporary directory, deleted afterwards)')
+    .option('--data-dir <dir>', 'data directory for the throw-away workspace (default: a new folder under $SEXTANT_DATA_DIR/eval-runs/, deleted afterwards)')
     .option('--keep-data', 'keep the temporary data directory')
     .option('--publish [workspace]', "store the scores and chart in a workspace of this server's database (SEXTANT_DATA_DIR / DATABASE_URL) for the dashboard's Insights page (default workspace: default)")
     .action(async (opts: RunOpts) => {
       const topK = Number(opts.topK);
-      if (!Number.isInteger(topK) || topK < 1 || topK > 50) fail(`--top-k must be an integer from 1 to 50, got "${opts.topK}"`, ExitCode.BadInput);
+      if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) fail(`--top-k must be an integer from 1 to ${MAX_TOP_K}, got "${opts.topK}"`, ExitCode.BadInput);
       let strategies: EvalStrategySpec[] = [];
       const names = opts.strategies?.split(',').map((s) => s.trim()).filter(Boolean);
       try {
@@ -120,15 +121,22 @@ export function registerEval(program: Command): void {
       } catch (e) {
         fail((e as Error).message, ExitCode.BadInput);
       }
-      const withBaseline = opts.baseline && (!names || names.includes(BASELINE_STRATEGY));
+      const withBaseline = opts.baseline && (!names || [BASELINE_STRATEGY, ...Object.values(BASELINE_LEGS)].some((b) => names.includes(b)));
       const dataset = await loadDatasetOrExit(opts);
       // The workspace to publish to is checked before the (long) evaluation.
       const publishTo = opts.publish ? await openPublishTarget(typeof opts.publish === 'string' ? opts.publish : 'default') : null;
       for (const w of dataset.warnings.slice(0, 10)) err(`warning: ${w}`);
       if (dataset.warnings.length > 10) err(`warning: … and ${dataset.warnings.length - 10} more`);
 
-      const tempDir = opts.dataDir ? null : mkdtempSync(join(tmpdir(), 'sextant-eval-'));
+      // Like every command, the run lives in the data dir (SEXTANT_DATA_DIR), in a folder of its own that is deleted afterwards.
+      let tempDir: string | null = null;
+      if (!opts.dataDir) {
+        const runsDir = join(loadConfigOrExit().storage.dataDir, 'eval-runs');
+        await mkdir(runsDir, { recursive: true, mode: 0o700 });
+        tempDir = mkdtempSync(join(runsDir, 'run-'));
+      }
       const dataDir = resolve(opts.dataDir ?? tempDir!);
+      err(`Data dir: ${dataDir}`);
       // Embedded stores in the data dir, whatever the environment points at: the workspace is thrown away.
       const config = loadConfigOrExit({ SEXTANT_DATA_DIR: dataDir, SEXTANT_ALLOWED_ROOTS: realpathSync(dataset.corpusDir), DATABASE_URL: '', QDRANT_URL: '', SEXTANT_WATCH: 'false' });
       const ctx = await createCliContext(config);
@@ -136,7 +144,8 @@ export function registerEval(program: Command): void {
       try {
         const evaluation = new EvaluationService(ctx.get(WorkspacesService), ctx.get(IndexingService), ctx.get(TaskHistoryService), ctx.get(SearchService));
         const run = await evaluation.run({ dataset, strategies, topK, baseline: withBaseline, onProgress: reportProgress });
-        err(`Evaluated ${dataset.queries.length} queries × ${strategies.length + (withBaseline ? 1 : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        err(`Evaluated ${dataset.queries.length} queries × ${strategies.length + (withBaseline ? 3 : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        err(`Phases: ${Object.entries(run.phases).map(([phase, s]) => `${phase} ${s.toFixed(2)} s`).join(', ')}`);
         if (run.errors.length) {
           err(`${run.errors.length} searches failed (scored as empty lists), e.g.:`);
           for (const e of run.errors.slice(0, 5)) err(`  ${e.strategy} ${e.queryId}: ${e.message}`);
@@ -148,7 +157,8 @@ export function registerEval(program: Command): void {
         const notes = [
           `Index: ${c.indexed} files, ${c.chunks} chunks; embedder ${config.embeddings.provider}${config.embeddings.provider === 'openai' ? ` (${config.embeddings.model})` : ` (${config.embeddings.dimensions} dims)`}; embedded store (SQLite + in-memory int8).`,
           `Tasks: ${run.tasks.imported + run.tasks.updated} imported, ${run.tasks.skipped} skipped. Each search asks for the top ${topK} files.`,
-          ...(run.baselineFiles !== null ? [`Baseline: ${run.baselineFiles} files in FTS5.`] : []),
+          ...(run.baselineFiles !== null ? [`Baseline: ${run.baselineFiles} files in FTS5, ${dataset.tasks.length} tasks.`] : []),
+          `Phases (s): ${Object.entries(run.phases).map(([phase, s]) => `${phase} ${s.toFixed(2)}`).join(', ')}.`,
         ];
         const title = `Sextant evaluation — ${dataset.meta?.repo ?? basename(resolve(dataset.dir))}`;
         const printed = buildEvaluationReport({ runFile: run.runFile, queries: dataset.queries, meta: dataset.meta, fused: opts.fused, title, chart: 'none', notes });
@@ -169,7 +179,7 @@ export function registerEval(program: Command): void {
         }
         if (opts.metricsJson) {
           const { results, overlap } = printed;
-          const out = { dataset: dataset.meta, default_strategy: opts.fused, top_k: topK, index: run.index.counts, tasks: run.tasks, errors: run.errors.length, ...results, overlap };
+          const out = { dataset: dataset.meta, default_strategy: opts.fused, top_k: topK, index: run.index.counts, tasks: run.tasks, errors: run.errors.length, phases_s: run.phases, ...results, overlap };
           await mkdir(dirname(resolve(opts.metricsJson)), { recursive: true });
           await writeFile(resolve(opts.metricsJson), JSON.stringify(out, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2) + '\n', 'utf8');
         }
@@ -226,8 +236,8 @@ async function loadDatasetOrExit(opts: RunOpts): Promise<EvalDataset> {
     if (!existsSync(corpusDir) || !statSync(corpusDir).isDirectory()) fail(`--corpus ${opts.corpus}: not a directory`, ExitCode.BadInput);
     const tasks = await readTasks(resolve(opts.tasks));
     const queries = await readQueries(resolve(opts.queries));
-    const metaPath = join(dirname(resolve(opts.queries)), 'meta.json');
-    const meta = existsSync(metaPath) ? await readMeta(metaPath).catch(() => null) : null;
+    // Only the files given are read: a meta.json lying beside them is not part of the input.
+    const meta = null;
     const warnings: string[] = [];
     for (const q of queries) {
       const missing = q.relevant.filter((p) => !existsSync(join(corpusDir, p)));

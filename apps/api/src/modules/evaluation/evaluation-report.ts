@@ -1,6 +1,6 @@
 import type { EvalDatasetMeta, EvalQuery, EvalRunFile } from '@sextant/contracts';
 import { evaluateRuns, renderMarkdownReport, renderResultsChartSvg, type EvalResults } from '@sextant/eval';
-import { BASELINE_STRATEGY, EVAL_STRATEGIES } from './eval-strategies';
+import { BASELINE_LEGS, BASELINE_STRATEGY, EVAL_STRATEGIES } from './eval-strategies';
 import type { EvalReportDraft } from './eval-reports.service';
 import { renderOverlapMarkdown, summarizeSourceOverlap, type OverlapSummary } from './source-overlap.summary';
 
@@ -38,14 +38,17 @@ export interface EvaluationReportOptions {
  */
 export function buildEvaluationReport(options: EvaluationReportOptions): EvaluationReport {
   const { runFile, queries, meta, fused, title = 'Sextant evaluation', chart = 'inline', notes = [] } = options;
-  const results = evaluateRuns({ runFile, queries, baseline: 'task_only' });
+  // Significance is against the plain BM25 + RRF baseline when it ran (the bar the product must clear), else task_only.
+  const results = evaluateRuns({ runFile, queries, baseline: runFile.runs[BASELINE_STRATEGY] ? BASELINE_STRATEGY : 'task_only' });
   const overlap = summarizeSourceOverlap({ runFile, queries, fused });
   const base = renderMarkdownReport(results, { title, meta, chart });
   const legend = ['## Strategies', '', `Default (fused) strategy: **${fused}**.`, ''];
   for (const name of results.strategies) {
     const spec = EVAL_STRATEGIES.find((s) => s.name === name);
     if (spec) legend.push(`- \`${name}\`: ${spec.description}${spec.weights ? ` — weights ${Object.entries(spec.weights).map(([k, v]) => `${k}=${Number(v).toFixed(3)}`).join(', ')}` : ''}`);
-    else if (name === BASELINE_STRATEGY) legend.push(`- \`${name}\`: plain baseline — SQLite FTS5 bm25() over whole files (one row per file), OR of the query's terms, shared tokenizer`);
+    else if (name === BASELINE_STRATEGY) legend.push(`- \`${name}\`: plain baseline — RRF (k = 60) of ${BASELINE_LEGS.files} and ${BASELINE_LEGS.tasks}, each 100 deep`);
+    else if (name === BASELINE_LEGS.files) legend.push(`- \`${name}\`: baseline leg — SQLite FTS5 bm25() over whole files (one row per file), OR of the query's terms, shared tokenizer`);
+    else if (name === BASELINE_LEGS.tasks) legend.push(`- \`${name}\`: baseline leg — FTS5 bm25() over past tasks' title + body, the matched tasks' files in order of first appearance`);
   }
   const head = base.split('\n## Overall');
   const intro = notes.length ? `${notes.map((n) => `- ${n}`).join('\n')}\n\n` : '';

@@ -7,8 +7,8 @@ import { SearchService } from '../fusion/search.service';
 import { IndexingService } from '../indexing/services/indexing.service';
 import { TaskHistoryService } from '../task-history/task-history.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { BASELINE_STRATEGY, searchRequestFor, type EvalStrategySpec } from './eval-strategies';
-import { Fts5FileBaseline } from './fts5-file-baseline';
+import { Bm25RrfBaseline } from './bm25-rrf-baseline';
+import { BASELINE_LEGS, BASELINE_STRATEGY, searchRequestFor, type EvalStrategySpec } from './eval-strategies';
 
 /** Progress of an evaluation, for the CLI's status line. */
 export type EvaluationProgress =
@@ -23,7 +23,7 @@ export interface EvaluationRunOptions {
   strategies: readonly EvalStrategySpec[];
   /** Files each search returns (default 50, the API's maximum; the metrics use the top 10, MRR the whole list). */
   topK?: number;
-  /** Also run the FTS5 whole-file BM25 baseline (default true). */
+  /** Also run the BM25 + RRF baseline and its two legs (default true). */
   baseline?: boolean;
   onProgress?: (p: EvaluationProgress) => void;
   signal?: AbortSignal;
@@ -41,6 +41,8 @@ export interface EvaluationRun {
   /** Degradations searches reported (`limits`), counted by message. */
   limits: Record<string, number>;
   baselineFiles: number | null;
+  /** Wall-clock seconds per phase: index, tasks (import), queries (all strategies), baseline. */
+  phases: Record<'index' | 'tasks' | 'queries' | 'baseline', number>;
 }
 
 /**
@@ -63,9 +65,16 @@ export class EvaluationService {
     const { dataset, strategies, topK = 50, baseline = true, onProgress, signal } = options;
     const ws = await this.workspaces.create(`eval-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`, `Evaluation of ${dataset.meta?.repo ?? dataset.dir}`);
 
+    const phases: EvaluationRun['phases'] = { index: 0, tasks: 0, queries: 0, baseline: 0 };
+    let phaseStarted = performance.now();
+    const endPhase = (phase: keyof EvaluationRun['phases']) => {
+      phases[phase] = Math.round((performance.now() - phaseStarted) / 10) / 100;
+      phaseStarted = performance.now();
+    };
     const repo = await this.indexing.register(ws.id, { path: dataset.corpusDir, name: 'corpus' });
     const started = await this.indexing.startJob(ws.id, repo.id, 'full');
     const job = await this.indexing.waitForJob(ws.id, started.id);
+    endPhase('index');
     onProgress?.({ phase: 'index', job });
     if (job.status !== 'succeeded') throw new DomainError(DomainErrorCode.Unavailable, `Indexing the corpus ${dataset.corpusDir} ended ${job.status}${job.error ? `: ${job.error}` : ''}`);
 
@@ -74,6 +83,7 @@ export class EvaluationService {
       dataset.tasks.map((t) => ({ id: t.id, title: t.title, body: t.body, files: taskFiles(t), ...(t.created_at ? { created_at: t.created_at } : {}) })),
       { source: 'git', repositoryId: repo.id },
     );
+    endPhase('tasks');
     onProgress?.({ phase: 'tasks', result: tasks });
 
     const runs: EvalRunFile['runs'] = {};
@@ -105,24 +115,34 @@ export class EvaluationService {
       onProgress?.({ phase: 'queries', done: qi + 1, total: queries.length });
     }
 
+    endPhase('queries');
+
     let baselineFiles: number | null = null;
     if (baseline) {
-      const fts = await Fts5FileBaseline.build(dataset.corpusDir);
-      baselineFiles = fts.files;
-      onProgress?.({ phase: 'baseline', files: fts.files });
-      runs[BASELINE_STRATEGY] = {};
-      latency[BASELINE_STRATEGY] = {};
+      const bm25 = await Bm25RrfBaseline.build(dataset.corpusDir, dataset.tasks.map((t) => ({ title: t.title, body: t.body, files: taskFiles(t) })));
+      baselineFiles = bm25.files;
+      onProgress?.({ phase: 'baseline', files: bm25.files });
+      const names = [BASELINE_STRATEGY, ...Object.values(BASELINE_LEGS)];
+      for (const name of names) {
+        runs[name] = {};
+        latency[name] = {};
+      }
       try {
         for (const q of queries) {
           const t0 = performance.now();
-          runs[BASELINE_STRATEGY][q.id] = fts.search(q.query, topK);
-          latency[BASELINE_STRATEGY][q.id] = Math.round((performance.now() - t0) * 1000) / 1000;
+          const ranking = bm25.search(q.query, topK);
+          const ms = Math.round((performance.now() - t0) * 1000) / 1000;
+          runs[BASELINE_STRATEGY][q.id] = ranking.fused;
+          runs[BASELINE_LEGS.files][q.id] = ranking.files;
+          runs[BASELINE_LEGS.tasks][q.id] = ranking.tasks;
+          for (const name of names) latency[name][q.id] = ms;
         }
       } finally {
-        fts.close();
+        bm25.close();
       }
+      endPhase('baseline');
     }
-    return { runFile: { runs, latency_ms: latency }, workspaceId: ws.id, index: job, tasks, errors, limits, baselineFiles };
+    return { runFile: { runs, latency_ms: latency }, workspaceId: ws.id, index: job, tasks, errors, limits, baselineFiles, phases };
   }
 }
 
