@@ -84,6 +84,8 @@ export const McpSearchOutputSchema = z.object({
   results: z.array(McpSearchResultSchema),
   queryEcho: z.string(),
   top_k: z.number().int(),
+  /** `weak`: nothing but embedding similarity links the results to the query; treat them as guesses. */
+  match: z.enum(['strong', 'weak', 'none']).optional(),
   /** Degradations: sources that failed or timed out, keyword fallbacks. */
   limits: z.array(z.string()),
 });

@@ -21,7 +21,7 @@ export type SearchCancelEvent = z.infer<typeof SearchCancelEventSchema>;
 export const SearchPartialEventSchema = SearchPartialSchema.extend({ request_id: RequestId });
 export type SearchPartialEvent = z.infer<typeof SearchPartialEventSchema>;
 
-export const SearchDoneEventSchema = SearchResponseSchema.pick({ results: true, limits: true, timings_ms: true, search_id: true, query_class: true, strategy: true, weights_version: true }).extend({
+export const SearchDoneEventSchema = SearchResponseSchema.pick({ results: true, limits: true, timings_ms: true, search_id: true, query_class: true, strategy: true, weights_version: true, match: true }).extend({
   request_id: RequestId,
 });
 export type SearchDoneEvent = z.infer<typeof SearchDoneEventSchema>;

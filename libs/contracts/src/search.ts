@@ -117,6 +117,11 @@ export const SearchResponseSchema = z.object({
   granularity: z.enum(['file', 'chunk']),
   weights: SourceWeightsSchema,
   weights_version: z.number().int(),
+  /**
+   * Whether the results answer the query: `strong`; `weak` when only embedding similarity links
+   * them to it (no keyword, symbol or task-keyword hit, no file named in the query); `none` when empty.
+   */
+  match: z.enum(['strong', 'weak', 'none']),
   results: z.array(SearchResultSchema),
   /** Degradations: sources that failed or timed out, keyword fallbacks, filters that emptied a source. */
   limits: z.array(z.string()),

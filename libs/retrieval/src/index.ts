@@ -5,3 +5,4 @@ export * from './fusion';
 export * from './ranking';
 export * from './weights';
 export * from './learning';
+export * from './query';

@@ -122,6 +122,34 @@ describe('search (real app, SQLite + embedded store)', () => {
     expect(firstLayer).toEqual(filePaths.slice(0, firstLayer.length));
   });
 
+  it('takes a long issue report whole: the file named by a traceback frame comes first and the keyword cut is reported', async () => {
+    const log = Array.from({ length: 180 }, (_, i) => `2024-05-0${i % 9} worker-${i} heartbeat latency=${i}ms queue=${i * 7} status=ok region=eu-${i % 5}`).join('\n');
+    const report = [
+      'Clamping a negative page size returns garbage',
+      '',
+      'Steps: call the API with page_size=-5. The service crashes.',
+      'Traceback (most recent call last):',
+      '  File "/opt/service/vendor/github.com/acme/shop/src/util/math.go", line 5, in Clamp',
+      'panic: runtime error',
+      '',
+      log,
+    ].join('\n');
+    expect(report.length).toBeGreaterThan(12_000);
+    const res = await api().post('/v1/search').send({ query: report, timeout_ms: 15000 }).expect(200);
+    expect(res.body.query).toBe(report); // nothing cut
+    expect(res.body.results[0].path).toBe('src/util/math.go');
+    expect(res.body.results[0].explain.hit_reasons).toContainEqual(expect.stringMatching(/^mention:frame:.*src\/util\/math\.go:Clamp$/));
+    expect(res.body.limits).toContainEqual(expect.stringMatching(/^query: \d+ distinct terms; the keyword sources searched the 32 strongest/));
+    expect(res.body.match).toBe('strong');
+  });
+
+  it('flags a query nothing matches lexically as a weak match instead of presenting neighbours as answers', async () => {
+    const res = await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200);
+    expect(res.body.match).toBe('weak');
+    const strong = await api().post('/v1/search').send({ query: 'validate_token' }).expect(200);
+    expect(strong.body.match).toBe('strong');
+  });
+
   it('rejects invalid requests with 400', async () => {
     await api().post('/v1/search').send({ query: '' }).expect(400);
     await api().post('/v1/search').send({ query: 'x', top_k: 101 }).expect(400);

@@ -215,6 +215,11 @@ export function SearchPage() {
           ))}
         </ul>
       )}
+      {state.status === 'done' && state.match === 'weak' && (
+        <p className="weak-match" role="status">
+          Weak match: no keyword, symbol or past-task hit — these are only the nearest embeddings. Try identifiers, file names or other words.
+        </p>
+      )}
       {state.status === 'done' && state.results.length === 0 && <p className="empty">Nothing found. Try other words, fewer filters, or check that a repository is indexed.</p>}
 
       <ol className="results" aria-label="results" aria-busy={streaming} onKeyDown={onListKeyDown} data-search-id={state.searchId ?? ''}>

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { SearchRequestSchema, type SearchResponse } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
@@ -10,7 +11,9 @@ const SOURCE_ABBREV: Record<string, string> = { 'file.dense': 'dense', 'file.key
 
 /** A readable table: rank, score, location, which sources found it (and at which rank), why. */
 export function formatSearchTable(res: SearchResponse): string {
-  const lines = [`${res.results.length} result(s) for "${res.query}" (${res.query_class}, ${res.strategy}, weights v${res.weights_version}) in ${res.timings_ms.total} ms${res.cached ? ' [cached]' : ''}`];
+  const query = res.query.length > 120 ? `${res.query.slice(0, 117).replace(/\s+/g, ' ')}…` : res.query;
+  const lines = [`${res.results.length} result(s) for "${query}" (${res.query_class}, ${res.strategy}, weights v${res.weights_version}) in ${res.timings_ms.total} ms${res.cached ? ' [cached]' : ''}`];
+  if (res.match === 'weak') lines.push('weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings');
   for (const r of res.results) {
     const where = r.chunk ? `${r.path}:${r.chunk.start_line + 1}-${r.chunk.end_line + 1}` : r.path;
     const sources = r.explain.sources.map((s) => `${SOURCE_ABBREV[s.source] ?? s.source}#${s.rank}`).join(' ');
@@ -26,9 +29,10 @@ export function formatSearchTable(res: SearchResponse): string {
 
 export function registerSearch(program: Command): void {
   program
-    .command('search <query>')
+    .command('search [query]')
     .description('Search code and task history; prints a table of fused results with their sources and scores')
-    .option('-k, --top-k <n>', 'number of results (1-50)', '10')
+    .option('-k, --top-k <n>', 'number of results (1-100)', '10')
+    .option('--query-file <file>', 'read the query from a file (an issue report, a traceback; "-" for stdin), up to 16,000 characters')
     .option('-s, --strategy <name>', 'fusion strategy: weighted | rrf | cascade | vote | concat', 'weighted')
     .option('--sources <list>', 'comma-separated sources (file.dense,file.keyword,file.symbol,task.dense,task.keyword)')
     .option('--chunks', 'return chunks instead of files')
@@ -37,7 +41,17 @@ export function registerSearch(program: Command): void {
     .option('--exclude <glob...>', 'skip paths matching these globs')
     .option('--workspace <slug>', 'workspace', 'default')
     .option('--json', 'print the full response as JSON')
-    .action(async (query: string, opts: { topK: string; strategy: string; sources?: string; chunks?: boolean; lang?: string; include?: string[]; exclude?: string[]; workspace: string; json?: boolean }) => {
+    .action(async (queryArg: string | undefined, opts: { topK: string; strategy: string; queryFile?: string; sources?: string; chunks?: boolean; lang?: string; include?: string[]; exclude?: string[]; workspace: string; json?: boolean }) => {
+      if (queryArg !== undefined && opts.queryFile) fail('give the query as an argument or with --query-file, not both', ExitCode.BadInput);
+      let query = queryArg;
+      if (opts.queryFile) {
+        try {
+          query = readFileSync(opts.queryFile === '-' ? 0 : opts.queryFile, 'utf8');
+        } catch (e) {
+          fail(`--query-file ${opts.queryFile}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, ExitCode.BadInput);
+        }
+      }
+      if (query === undefined) fail('search needs a query (an argument, or --query-file FILE)', ExitCode.BadInput);
       const parsed = SearchRequestSchema.safeParse({
         query,
         top_k: Number(opts.topK),

@@ -6,6 +6,8 @@ import { fileItemId, type FileHit, type RetrieverResult } from './file-search.ty
 
 /** How many chunks each chunk-level retriever pulls before aggregating into files. */
 export const CHUNK_DEPTH = 150;
+/** Most names one query looks up in the symbol table. */
+export const SYMBOL_NAMES = 64;
 
 const toFiles = (hits: Array<ScoredPoint<ChunkPayload>>, reason: string): FileHit[] =>
   aggregateChunksToFiles(
@@ -63,7 +65,8 @@ export class FileSearchService {
     const identifiers = words.filter((w) => isIdentifierLike(w) || /[_$]/.test(w));
     const plain = words.filter((w) => !identifiers.includes(w) && w.length >= 4 && !ENGLISH_STOP_WORDS.has(w.toLowerCase()));
     const dotted = (query.match(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+/g) ?? []).map((q) => q.split('.').pop()!);
-    const names = [...new Set([...identifiers, ...dotted, ...plain])];
+    // Identifiers first: a long issue report can hold hundreds of words; only the first SYMBOL_NAMES are looked up.
+    const names = [...new Set([...identifiers, ...dotted, ...plain])].slice(0, SYMBOL_NAMES);
     if (!names.length) return { files: [], limits: [] };
     const prefixAllowed = new Set([...identifiers, ...dotted].map((n) => n.toLowerCase()));
     // Prefix rows are only looked up for identifiers: a plain word's prefix matches are never scored.

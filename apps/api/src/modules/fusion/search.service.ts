@@ -12,7 +12,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { applyPriors, classifyQuery, filesFromTasks, fuse, type ChunkPayload, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { applyPriors, boostMentionedFiles, classifyQuery, extractQueryEvidence, filesFromTasks, fuse, weightQueryTerms, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -23,6 +23,7 @@ import { IndexEvents } from '../indexing/services/indexing.tokens';
 import { TASKS_CHANGED, TaskHistoryService } from '../task-history/task-history.service';
 import { FusionWeightsService } from './fusion-weights.service';
 import { IndexedPathsCache } from './indexed-paths.cache';
+import { MentionIndexCache } from './mentioned-files.cache';
 import { SearchCache } from './search-cache';
 import { SearchLogService } from './search-log.service';
 import { STRUCTURAL_PRIORS } from './structural-priors.provider';
@@ -31,6 +32,21 @@ export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
 /** Similar tasks considered per task source. */
 const TASK_DEPTH = 40;
 const SNIPPET_LINES = 12;
+/** Queries with more distinct terms than this (issue reports, logs) are keyword-searched with their strongest terms, OR-ed. */
+export const LONG_QUERY_TERMS = 32;
+/** Best fused score under which a result list counts as a weak match even with lexical evidence. */
+export const WEAK_MATCH_BELOW = 0.05;
+
+/** How a search's query is sent to each source. */
+interface QueryPlan {
+  /** What the keyword sources search for: the query itself, or its strongest terms for long queries. */
+  keywordQuery: string;
+  keywordMode?: ParsedSearchRequest['keyword_mode'];
+  /** Indexed files the query names (frames, paths, modules), by result id. */
+  mentioned: Map<string, FileMention>;
+}
+
+type RankedFile = FusedItem & { path: string; prior: number; scoreBeforePrior: number; mention?: FileMention };
 
 export interface SearchOptions {
   /** Called with the fused ranking so far each time a source answers. */
@@ -70,6 +86,8 @@ export class SearchService {
   private readonly cache = new SearchCache<CachedSearch>();
   /** Task paths -> indexed files, until the workspace's index changes (at most a minute). */
   private readonly indexedPaths = new IndexedPathsCache({ ttlMs: 60_000, maxPathsPerWorkspace: 200_000 });
+  /** Every indexed path per workspace, for queries that name files (tracebacks, paths, modules). */
+  private readonly mentionIndex = new MentionIndexCache(60_000);
 
   constructor(
     private readonly fileSearch: FileSearchService,
@@ -90,6 +108,7 @@ export class SearchService {
     if (ws) {
       this.cache.invalidate(ws);
       this.indexedPaths.invalidate(ws);
+      this.mentionIndex.invalidate(ws);
     }
   }
 
@@ -97,7 +116,10 @@ export class SearchService {
   @OnEvent(IndexEvents.Progress)
   @OnEvent(IndexEvents.Error)
   onIndexProgress(event: { workspace_id?: string }): void {
-    if (event.workspace_id) this.indexedPaths.invalidate(event.workspace_id);
+    if (event.workspace_id) {
+      this.indexedPaths.invalidate(event.workspace_id);
+      this.mentionIndex.invalidate(event.workspace_id);
+    }
   }
 
   async search(workspaceId: string, request: ParsedSearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
@@ -130,15 +152,16 @@ export class SearchService {
     const timeoutMs = request.timeout_ms ?? DEFAULT_SOURCE_TIMEOUT_MS;
     const outcomes = new Map<SearchSource, SourceOutcome>();
     const limits: string[] = [];
+    const plan = await this.planQuery(workspaceId, request, filter, repoIds, limits);
     const runs = sources.map((source) =>
-      this.runSource(source, workspaceId, request, filter, vectorPromise, timeoutMs, options.signal, repoIds).then((outcome) => {
+      this.runSource(source, workspaceId, request, plan, filter, vectorPromise, timeoutMs, options.signal, repoIds).then((outcome) => {
         outcomes.set(source, outcome);
         timings[source] = round(outcome.ms);
         if (outcome.error) limits.push(`${source}: ${outcome.error}`);
         if (outcome.result) limits.push(...outcome.result.limits);
         if (options.onPartial && !options.signal?.aborted) {
           const done = [...outcomes.keys()];
-          const fused = this.fuseOutcomes([...outcomes.values()], request, weights);
+          const fused = this.fuseOutcomes([...outcomes.values()], request, weights, plan);
           options.onPartial({
             source,
             results: this.buildResults(fused.slice(0, request.top_k), outcomes, repoNames, null, request),
@@ -154,7 +177,8 @@ export class SearchService {
     if (options.signal?.aborted) throw new DomainError(DomainErrorCode.Unavailable, 'search cancelled');
 
     const fusionStarted = performance.now();
-    const fused = this.fuseOutcomes([...outcomes.values()], request, weights);
+    const fused = this.fuseOutcomes([...outcomes.values()], request, weights, plan);
+    const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
     const hydrateStarted = performance.now();
@@ -173,6 +197,7 @@ export class SearchService {
       granularity: request.granularity,
       weights: weights as SearchResponse['weights'],
       weights_version: current.version,
+      match,
       results,
       limits: [...new Set(limits)],
       timings_ms: timings,
@@ -190,6 +215,7 @@ export class SearchService {
     source: SearchSource,
     workspaceId: string,
     request: ParsedSearchRequest,
+    plan: QueryPlan,
     filter: IndexFilter,
     vectorPromise: Promise<Float32Array> | null,
     timeoutMs: number,
@@ -199,7 +225,7 @@ export class SearchService {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     try {
-      const work = this.execute(source, workspaceId, request, filter, vectorPromise, signal, repoIds);
+      const work = this.execute(source, workspaceId, request, filter, vectorPromise, signal, repoIds, plan);
       const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new SourceTimeoutError(`timed out after ${timeoutMs} ms`)), timeoutMs)));
       const value = await Promise.race([work, timeout]);
       return { source, ...value, ms: performance.now() - started };
@@ -222,18 +248,19 @@ export class SearchService {
     signal?: AbortSignal,
     /** The workspace's repositories when the search started. */
     repoIds?: ReadonlySet<string>,
+    plan: Pick<QueryPlan, 'keywordQuery' | 'keywordMode'> = { keywordQuery: request.query, keywordMode: request.keyword_mode },
   ): Promise<{ result: RetrieverResult; relatedTasks?: Map<string, RelatedTask[]> }> {
     switch (source) {
       case 'file.dense':
         return { result: await this.fileSearch.dense(await vectorPromise!, filter, { rescore: request.rerank }) };
       case 'file.keyword':
-        return { result: await this.fileSearch.keyword(request.query, filter, request.keyword_mode) };
+        return { result: await this.fileSearch.keyword(plan.keywordQuery, filter, plan.keywordMode) };
       case 'file.symbol':
         return { result: await this.fileSearch.symbol(request.query, filter) };
       case 'task.dense':
       case 'task.keyword': {
         const via = source === 'task.dense' ? 'dense' : 'keyword';
-        const similar = await this.tasks.findSimilarTasks(workspaceId, request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true });
+        const similar = await this.tasks.findSimilarTasks(workspaceId, via === 'keyword' ? plan.keywordQuery : request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true });
         return this.filesOfTasks(workspaceId, similar, filter, source, repoIds);
       }
     }
@@ -280,15 +307,42 @@ export class SearchService {
       .map((o) => ({ source: o.source, items: o.result!.files.map((f) => ({ id: f.id, score: f.score })) }));
   }
 
-  private fuseOutcomes(outcomes: SourceOutcome[], request: ParsedSearchRequest, weights: SourceWeights): Array<FusedItem & { path: string; prior: number; scoreBeforePrior: number }> {
+  private fuseOutcomes(outcomes: SourceOutcome[], request: ParsedSearchRequest, weights: SourceWeights, plan: QueryPlan): RankedFile[] {
     const rankings = this.rankingsOf(outcomes);
-    if (!rankings.length) return [];
-    const fused = fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword'] });
-    return applyPriors(fused.map((f) => ({ ...f, path: f.id.slice(f.id.indexOf(':', 5) + 1) })), this.priors);
+    const fused = rankings.length ? fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword'] }) : [];
+    const boosted = boostMentionedFiles(fused, plan.mentioned, (id) => ({ id, score: 0, contributions: [] }));
+    return applyPriors(boosted.map((f) => ({ ...f, path: pathOfId(f.id) })), this.priors);
+  }
+
+  /**
+   * How each source gets the query: long queries (issue reports with logs) are keyword-searched
+   * with their strongest terms instead of OR-ing every word, and the files the query names
+   * (traceback frames, paths, dotted modules) are looked up among the indexed files.
+   */
+  private async planQuery(workspaceId: string, request: ParsedSearchRequest, filter: IndexFilter, repoIds: ReadonlySet<string>, limits: string[]): Promise<QueryPlan> {
+    const plan: QueryPlan = { keywordQuery: request.query, keywordMode: request.keyword_mode, mentioned: new Map() };
+    const weighted = weightQueryTerms(request.query, { maxTerms: LONG_QUERY_TERMS });
+    if (weighted.distinctTerms > LONG_QUERY_TERMS && request.keyword_mode !== 'phrase') {
+      plan.keywordQuery = weighted.terms.join(' ');
+      plan.keywordMode = 'or';
+      limits.push(`query: ${weighted.distinctTerms} distinct terms; the keyword sources searched the ${LONG_QUERY_TERMS} strongest (OR); dense search used the whole text`);
+    }
+    const { mentions } = extractQueryEvidence(request.query);
+    if (!mentions.length) return plan;
+    const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId));
+    const wanted = filter.repoIds?.length ? new Set(filter.repoIds) : repoIds;
+    for (const file of index.paths.resolve(mentions)) {
+      if (!pathAllowed(file.path, filter)) continue;
+      for (const repoId of index.repositoriesOf.get(file.path) ?? []) {
+        if (!wanted.has(repoId)) continue;
+        plan.mentioned.set(fileItemId(repoId, file.path), { kind: file.kind, strength: file.strength, mention: file.mention });
+      }
+    }
+    return plan;
   }
 
   /** The chunks shown with each file: what the chunk sources matched, else the file's best chunks for the query. */
-  private async hydrateEvidence(workspaceId: string, top: Array<FusedItem & { path: string }>, outcomes: Map<SearchSource, SourceOutcome>, vector: Float32Array | null): Promise<Map<string, Array<ScoredPoint<ChunkPayload>>>> {
+  private async hydrateEvidence(workspaceId: string, top: RankedFile[], outcomes: Map<SearchSource, SourceOutcome>, vector: Float32Array | null): Promise<Map<string, Array<ScoredPoint<ChunkPayload>>>> {
     const out = new Map<string, Array<ScoredPoint<ChunkPayload>>>();
     const missing: Array<{ id: string; repoId: string; path: string }> = [];
     for (const item of top) {
@@ -310,7 +364,7 @@ export class SearchService {
   }
 
   private buildResults(
-    top: Array<FusedItem & { path: string; prior: number; scoreBeforePrior: number }>,
+    top: RankedFile[],
     outcomes: Map<SearchSource, SourceOutcome>,
     repoNames: Map<string, string>,
     evidence: Map<string, Array<ScoredPoint<ChunkPayload>>> | null,
@@ -331,6 +385,7 @@ export class SearchService {
         const rel = o.relatedTasks?.get(item.id);
         if (rel) relatedTasks = mergeTasks(relatedTasks, rel);
       }
+      if (item.mention) reasons.add(`mention:${item.mention.kind}:${item.mention.mention}`);
       if (item.prior !== 1) reasons.add(`prior:${item.prior}`);
       if (request.filters?.langs?.length) reasons.add(`filter:lang=${request.filters.langs.join(',')}`);
       const chunks = (evidence?.get(item.id) ?? partialChunks.sort((a, b) => b.score - a.score).slice(0, 3)).map(toEvidence);
@@ -423,6 +478,21 @@ function mergeTasks(a: RelatedTask[], b: RelatedTask[]): RelatedTask[] {
   const byId = new Map(a.map((t) => [t.task_id, t]));
   for (const t of b) if (!byId.has(t.task_id) || byId.get(t.task_id)!.score < t.score) byId.set(t.task_id, t);
   return [...byId.values()].sort((x, y) => y.score - x.score);
+}
+
+const pathOfId = (id: string) => id.slice(id.indexOf(':', 5) + 1);
+
+/**
+ * Whether a result list answers the query: `none` when it is empty; `weak` when nothing but
+ * embedding similarity connects it to the query (no keyword, symbol or task-keyword hit, no
+ * file named in the query) or its best fused score is tiny; else `strong`. Dense search
+ * always returns neighbours, so a nonsense query gets results, flagged weak.
+ */
+function matchStrength(fused: readonly RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, plan: QueryPlan): 'strong' | 'weak' | 'none' {
+  if (!fused.length) return 'none';
+  const lexical = (['file.keyword', 'file.symbol', 'task.keyword'] as const).some((s) => (outcomes.get(s)?.result?.files.length ?? 0) > 0);
+  if (!lexical && plan.mentioned.size === 0) return 'weak';
+  return fused[0].score < WEAK_MATCH_BELOW ? 'weak' : 'strong';
 }
 
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;

@@ -104,6 +104,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
         query_class: res.query_class,
         strategy: res.strategy,
         weights_version: res.weights_version,
+        match: res.match,
       });
     } catch (err) {
       if (controller.signal.aborted) return;

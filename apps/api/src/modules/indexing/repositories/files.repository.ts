@@ -59,6 +59,15 @@ export class FilesRepository {
     return out;
   }
 
+  /** Every indexed file of a workspace (path mentions in queries are resolved against them). */
+  async listIndexed(workspaceId: string): Promise<Array<{ repositoryId: string; path: string }>> {
+    return this.rows
+      .createQueryBuilder('f')
+      .select(['f.repository_id AS "repositoryId"', 'f.path AS path'])
+      .where('f.workspace_id = :workspaceId AND f.state = :state', { workspaceId, state: 'indexed' })
+      .getRawMany<{ repositoryId: string; path: string }>();
+  }
+
   /** Write-ahead: marks files as being (re)written, with their new hash, before their chunks are touched. */
   async markPending(workspaceId: string, repositoryId: string, files: FileWrite[]): Promise<void> {
     if (!files.length) return;

@@ -36,7 +36,7 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
       : {};
     const request = SearchRequestSchema.parse({ query: args.query, top_k: args.top_k, rerank: args.rerank, granularity: 'chunk', ...(Object.keys(filters).length ? { filters } : {}) });
     const res = await this.search.search(ctx.auth.workspaceId, request, { principal: ctx.auth.principal, signal: ctx.signal });
-    const structured: McpSearchOutput = { results: res.results.filter(hasText).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, limits: res.limits };
+    const structured: McpSearchOutput = { results: res.results.filter(hasText).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, match: res.match, limits: res.limits };
     return { structured, text: renderSearch(structured, res.search_id), searchId: res.search_id, resultCount: structured.results.length };
   }
 }
@@ -78,6 +78,7 @@ function renderSearch(out: McpSearchOutput, searchId: string): string {
     return [`No results for "${out.queryEcho}".`, 'Try fewer or different words, an identifier name, or remove filters.', ...(out.limits.length ? [`Limits: ${out.limits.join('; ')}`] : []), `search_id: ${searchId}`].join('\n');
   }
   const lines = [`${out.results.length} result(s) for "${out.queryEcho}" (call fetch with objectIds to read full chunks):`, ''];
+  if (out.match === 'weak') lines.splice(1, 0, 'Weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings. Rephrase with identifiers or file names if they look unrelated.');
   out.results.forEach((r, i) => {
     const tasks = r.metadata.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title}"`);
     lines.push(`${i + 1}. ${r.title}  [${r.metadata.lang ?? 'text'}, score ${r.score.toFixed(4)}, via ${r.source}]`);

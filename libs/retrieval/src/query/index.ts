@@ -1,0 +1,3 @@
+export * from './query-evidence';
+export * from './path-mentions';
+export * from './mention-boost';
