@@ -105,9 +105,41 @@ export const SearchResultSchema = z.object({
     related_tasks: z.array(RelatedTaskSchema),
     prior: z.number(),
     score_before_prior: z.number(),
+    /** Present when the workspace's learned ranker ordered the results: its raw score and the features that weighed most. */
+    ranker: z
+      .object({
+        model_version: z.number().int(),
+        rank_score: z.number(),
+        contributions: z.array(z.object({ feature: z.string(), value: z.number() })),
+      })
+      .optional(),
   }),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
+
+/** Validation of a ranker against the fused ranking it would replace, on the newest held-out past tasks. */
+export const RankerValidationSchema = z.object({
+  queries: z.number().int(),
+  ranker: z.object({ mrr: z.number(), r10: z.number() }),
+  fusion: z.object({ mrr: z.number(), r10: z.number() }),
+});
+
+/** `GET /v1/ranker`, `POST /v1/ranker/train`: the workspace's learned ranker. */
+export const RankerStatusSchema = z.object({
+  /** `active`: ranks default searches; `rejected`: the last fit did not beat fusion; `none`: never trained (too little history). */
+  state: z.enum(['active', 'rejected', 'none']),
+  model_version: z.number().int().nullable(),
+  trained_at: z.string().nullable(),
+  /** Past tasks in the workspace now, and when the shown model was fitted. */
+  history_tasks: z.number().int(),
+  trained_on_tasks: z.number().int().nullable(),
+  examples: z.number().int(),
+  validation: RankerValidationSchema.nullable(),
+  /** The largest weights (standardised features), for a human reading what it learned. */
+  top_weights: z.array(z.object({ feature: z.string(), weight: z.number() })),
+  message: z.string(),
+});
+export type RankerStatus = z.infer<typeof RankerStatusSchema>;
 
 export const SearchResponseSchema = z.object({
   search_id: z.string(),

@@ -6,3 +6,4 @@ export * from './ranking';
 export * from './weights';
 export * from './learning';
 export * from './query';
+export * from './learning-to-rank';

@@ -164,7 +164,7 @@ describe('sextant eval run on a hand-made dataset', () => {
   });
 
   it('prints per-phase timings, works in a folder of the data dir and reads no meta.json it was not given', () => {
-    expect(run.stderr).toMatch(/Phases: index \d+\.\d\d s, tasks \d+\.\d\d s, queries \d+\.\d\d s, baseline \d+\.\d\d s/);
+    expect(run.stderr).toMatch(/Phases: index \d+\.\d\d s, tasks \d+\.\d\d s, ranker \d+\.\d\d s, queries \d+\.\d\d s, baseline \d+\.\d\d s/);
     const dataDir = /Data dir: (.+)/.exec(run.stderr)?.[1];
     expect(dataDir?.startsWith(path.join(serverData, 'eval-runs') + path.sep)).toBe(true);
     expect(fs.existsSync(dataDir!)).toBe(false); // thrown away afterwards

@@ -13,6 +13,7 @@ import { BASELINE_LEGS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategi
 import { buildEvaluationReport, publishableReport } from '../../modules/evaluation/evaluation-report';
 import { EvalReportsService } from '../../modules/evaluation/eval-reports.service';
 import { EvaluationService, type EvaluationProgress } from '../../modules/evaluation/evaluation.service';
+import { RankerTrainingService } from '../../modules/fusion/ranker-training.service';
 import { SearchService } from '../../modules/fusion/search.service';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
 import { TaskHistoryService } from '../../modules/task-history/task-history.service';
@@ -142,7 +143,7 @@ export function registerEval(program: Command): void {
       const ctx = await createCliContext(config);
       const started = Date.now();
       try {
-        const evaluation = new EvaluationService(ctx.get(WorkspacesService), ctx.get(IndexingService), ctx.get(TaskHistoryService), ctx.get(SearchService));
+        const evaluation = new EvaluationService(ctx.get(WorkspacesService), ctx.get(IndexingService), ctx.get(TaskHistoryService), ctx.get(SearchService), ctx.get(RankerTrainingService));
         const run = await evaluation.run({ dataset, strategies, topK, baseline: withBaseline, onProgress: reportProgress });
         err(`Evaluated ${dataset.queries.length} queries × ${strategies.length + (withBaseline ? 3 : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         err(`Phases: ${Object.entries(run.phases).map(([phase, s]) => `${phase} ${s.toFixed(2)} s`).join(', ')}`);
@@ -158,6 +159,7 @@ export function registerEval(program: Command): void {
           `Index: ${c.indexed} files, ${c.chunks} chunks; embedder ${config.embeddings.provider}${config.embeddings.provider === 'openai' ? ` (${config.embeddings.model})` : ` (${config.embeddings.dimensions} dims)`}; embedded store (SQLite + in-memory int8).`,
           `Tasks: ${run.tasks.imported + run.tasks.updated} imported, ${run.tasks.skipped} skipped. Each search asks for the top ${topK} files.`,
           ...(run.baselineFiles !== null ? [`Baseline: ${run.baselineFiles} files in FTS5, ${dataset.tasks.length} tasks.`] : []),
+          `Learned ranker: ${run.ranker.message}`,
           `Phases (s): ${Object.entries(run.phases).map(([phase, s]) => `${phase} ${s.toFixed(2)}`).join(', ')}.`,
         ];
         const title = `Sextant evaluation — ${dataset.meta?.repo ?? basename(resolve(dataset.dir))}`;
@@ -179,7 +181,7 @@ export function registerEval(program: Command): void {
         }
         if (opts.metricsJson) {
           const { results, overlap } = printed;
-          const out = { dataset: dataset.meta, default_strategy: opts.fused, top_k: topK, index: run.index.counts, tasks: run.tasks, errors: run.errors.length, phases_s: run.phases, ...results, overlap };
+          const out = { dataset: dataset.meta, default_strategy: opts.fused, top_k: topK, index: run.index.counts, tasks: run.tasks, errors: run.errors.length, phases_s: run.phases, ranker: run.ranker, ...results, overlap };
           await mkdir(dirname(resolve(opts.metricsJson)), { recursive: true });
           await writeFile(resolve(opts.metricsJson), JSON.stringify(out, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2) + '\n', 'utf8');
         }
@@ -256,6 +258,14 @@ function reportProgress(p: EvaluationProgress): void {
     err(`Indexed corpus: ${c.indexed} files, ${c.chunks} chunks (${p.job.status})`);
   } else if (p.phase === 'tasks') {
     err(`Imported tasks: ${p.result.imported} new, ${p.result.updated} updated, ${p.result.skipped} skipped${p.result.errors.length ? ` (first error: ${p.result.errors[0].message})` : ''}`);
+  } else if (p.phase === 'ranker') {
+    const now = Date.now();
+    if (p.done === p.total || now - lastQueryLine > 5000) {
+      lastQueryLine = now;
+      err(`Training the ranker: ${p.done}/${p.total} past tasks`);
+    }
+  } else if (p.phase === 'ranker-done') {
+    err(`Learned ranker: ${p.status.message}`);
   } else if (p.phase === 'queries') {
     const now = Date.now();
     if (p.done === p.total || now - lastQueryLine > 5000) {

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { SearchRequestSchema, type EvalRunFile, type IndexJob, type TaskImportResult } from '@sextant/contracts';
+import { SearchRequestSchema, type EvalRunFile, type IndexJob, type RankerStatus, type TaskImportResult } from '@sextant/contracts';
 import { taskFiles, type EvalDataset } from '@sextant/eval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
+import { RankerTrainingService } from '../fusion/ranker-training.service';
 import { SearchService } from '../fusion/search.service';
 import { IndexingService } from '../indexing/services/indexing.service';
 import { TaskHistoryService } from '../task-history/task-history.service';
@@ -14,6 +15,8 @@ import { BASELINE_LEGS, BASELINE_STRATEGY, searchRequestFor, type EvalStrategySp
 export type EvaluationProgress =
   | { phase: 'index'; job: IndexJob }
   | { phase: 'tasks'; result: TaskImportResult }
+  | { phase: 'ranker'; done: number; total: number }
+  | { phase: 'ranker-done'; status: RankerStatus }
   | { phase: 'queries'; done: number; total: number }
   | { phase: 'baseline'; files: number };
 
@@ -41,8 +44,10 @@ export interface EvaluationRun {
   /** Degradations searches reported (`limits`), counted by message. */
   limits: Record<string, number>;
   baselineFiles: number | null;
-  /** Wall-clock seconds per phase: index, tasks (import), queries (all strategies), baseline. */
-  phases: Record<'index' | 'tasks' | 'queries' | 'baseline', number>;
+  /** Wall-clock seconds per phase: index, tasks (import), ranker (training), queries (all strategies), baseline. */
+  phases: Record<'index' | 'tasks' | 'ranker' | 'queries' | 'baseline', number>;
+  /** The learned ranker fitted on the dataset's tasks (what the default strategy then uses). */
+  ranker: RankerStatus;
 }
 
 /**
@@ -59,13 +64,15 @@ export class EvaluationService {
     private readonly indexing: IndexingService,
     private readonly taskHistory: TaskHistoryService,
     private readonly search: SearchService,
+    /** Without it no ranker is trained and the default strategy is plain fusion (the feedback simulation measures fusion weights alone). */
+    private readonly rankerTraining?: RankerTrainingService,
   ) {}
 
   async run(options: EvaluationRunOptions): Promise<EvaluationRun> {
     const { dataset, strategies, topK = 50, baseline = true, onProgress, signal } = options;
     const ws = await this.workspaces.create(`eval-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`, `Evaluation of ${dataset.meta?.repo ?? dataset.dir}`);
 
-    const phases: EvaluationRun['phases'] = { index: 0, tasks: 0, queries: 0, baseline: 0 };
+    const phases: EvaluationRun['phases'] = { index: 0, tasks: 0, ranker: 0, queries: 0, baseline: 0 };
     let phaseStarted = performance.now();
     const endPhase = (phase: keyof EvaluationRun['phases']) => {
       phases[phase] = Math.round((performance.now() - phaseStarted) / 10) / 100;
@@ -85,6 +92,12 @@ export class EvaluationService {
     );
     endPhase('tasks');
     onProgress?.({ phase: 'tasks', result: tasks });
+    // As a server would after this import: the default strategy uses the ranker when the history allows one.
+    const ranker: RankerStatus = this.rankerTraining
+      ? await this.rankerTraining.train(ws.id, { signal, onProgress: (p) => onProgress?.({ phase: 'ranker', ...p }) })
+      : { state: 'none', model_version: null, trained_at: null, history_tasks: dataset.tasks.length, trained_on_tasks: null, examples: 0, validation: null, top_weights: [], message: 'Not trained (this run measures fusion alone).' };
+    endPhase('ranker');
+    onProgress?.({ phase: 'ranker-done', status: ranker });
 
     const runs: EvalRunFile['runs'] = {};
     const latency: NonNullable<EvalRunFile['latency_ms']> = {};
@@ -142,7 +155,7 @@ export class EvaluationService {
       }
       endPhase('baseline');
     }
-    return { runFile: { runs, latency_ms: latency }, workspaceId: ws.id, index: job, tasks, errors, limits, baselineFiles, phases };
+    return { runFile: { runs, latency_ms: latency }, workspaceId: ws.id, index: job, tasks, errors, limits, baselineFiles, phases, ranker };
   }
 }
 

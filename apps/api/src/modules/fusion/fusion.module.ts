@@ -5,6 +5,10 @@ import { IndexingModule } from '../indexing/indexing.module';
 import { TaskHistoryModule } from '../task-history/task-history.module';
 import { FusionWeightsEntity } from './fusion-weights.entity';
 import { FusionWeightsService } from './fusion-weights.service';
+import { LearnedRankerService } from './learned-ranker.service';
+import { RankerModelEntity } from './ranker-model.entity';
+import { RankerTrainingService } from './ranker-training.service';
+import { RankerController } from './ranker.controller';
 import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
 import { SearchLogService } from './search-log.service';
 import { SearchController } from './search.controller';
@@ -12,9 +16,9 @@ import { SearchService } from './search.service';
 import { STRUCTURAL_PRIORS, structuralPriorsProvider } from './structural-priors.provider';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity]), FileSearchModule, TaskHistoryModule, IndexingModule],
-  controllers: [SearchController],
-  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider],
-  exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS],
+  imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity, RankerModelEntity]), FileSearchModule, TaskHistoryModule, IndexingModule],
+  controllers: [SearchController, RankerController],
+  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService],
+  exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS, LearnedRankerService, RankerTrainingService],
 })
 export class FusionModule {}

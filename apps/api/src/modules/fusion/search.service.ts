@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import {
+  MAX_QUERY_CHARS,
+  MAX_TOP_K,
   SEARCH_SOURCES,
+  SearchRequestSchema,
   type ChunkEvidence,
   type ParsedSearchRequest,
   type RelatedTask,
@@ -12,7 +15,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { applyPriors, boostMentionedFiles, classifyQuery, extractQueryEvidence, filesFromTasks, fuse, weightQueryTerms, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, fuse, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -23,6 +26,7 @@ import { IndexEvents } from '../indexing/services/indexing.tokens';
 import { TASKS_CHANGED, TaskHistoryService } from '../task-history/task-history.service';
 import { FusionWeightsService } from './fusion-weights.service';
 import { IndexedPathsCache } from './indexed-paths.cache';
+import { LearnedRankerService, type ActiveRanker } from './learned-ranker.service';
 import { MentionIndexCache } from './mentioned-files.cache';
 import { SearchCache } from './search-cache';
 import { SearchLogService } from './search-log.service';
@@ -34,7 +38,7 @@ const TASK_DEPTH = 40;
 const SNIPPET_LINES = 12;
 /** Queries with more distinct terms than this (issue reports, logs) are keyword-searched with their strongest terms, OR-ed. */
 export const LONG_QUERY_TERMS = 32;
-/** Best fused score under which a result list counts as a weak match even with lexical evidence. */
+/** Calibrated relevance (learned ranker) under which the best result counts as a weak match even with lexical evidence. */
 export const WEAK_MATCH_BELOW = 0.05;
 
 /** How a search's query is sent to each source. */
@@ -44,9 +48,17 @@ interface QueryPlan {
   keywordMode?: ParsedSearchRequest['keyword_mode'];
   /** Indexed files the query names (frames, paths, modules), by result id. */
   mentioned: Map<string, FileMention>;
+  /** Set for training queries: the task sources see the history as it was then. */
+  cutoff?: HistoryCutoff;
 }
 
-type RankedFile = FusedItem & { path: string; prior: number; scoreBeforePrior: number; mention?: FileMention };
+type RankedFile = FusedItem & {
+  path: string;
+  prior: number;
+  scoreBeforePrior: number;
+  mention?: FileMention;
+  ranker?: { version: number; rankScore: number; contributions: Array<{ feature: string; value: number }> };
+};
 
 export interface SearchOptions {
   /** Called with the fused ranking so far each time a source answers. */
@@ -57,7 +69,28 @@ export interface SearchOptions {
   /** Use the result cache (default true). */
   cache?: boolean;
   principal?: string;
+  /** The learned ranker orders default requests when the workspace has an active model ('auto', the default); 'off' never. */
+  ranker?: 'auto' | 'off';
 }
+
+/** The history as it was before a past task: training asks each held-out task at its own position. */
+export interface HistoryCutoff {
+  /** Task sources only see tasks created before this. */
+  createdBefore: Date;
+  /** How many tasks are newer (they are over-fetched, then cut). */
+  newerTasks: number;
+  /** The position in the change history features are computed at. */
+  position: number;
+}
+
+/** One candidate file of a training query: its path and feature vector, in fused order. */
+export interface RankingCandidate {
+  path: string;
+  features: Float64Array;
+}
+
+/** Candidates the learned ranker re-orders (the rest keep their fused order below them). */
+export const RANKER_DEPTH = 200;
 
 interface SourceOutcome {
   source: SearchSource;
@@ -99,6 +132,7 @@ export class SearchService {
     @Inject(EMBEDDER) private readonly embedder: CachedEmbedder,
     /** The structural-prior table (also what offline re-ranking must use to match live searches). */
     @Inject(STRUCTURAL_PRIORS) readonly priors: StructuralPriors,
+    private readonly ranker: LearnedRankerService,
   ) {}
 
   @OnEvent(IndexEvents.Done)
@@ -132,7 +166,8 @@ export class SearchService {
     const { filter, repoNames } = await this.buildFilter(workspaceId, request);
     const repoIds = new Set(repoNames.keys());
     const useCache = options.cache !== false && !options.onPartial;
-    const cacheKey = this.cache.key(workspaceId, { ...request, sources }, { weights, version: current.version });
+    const model = options.ranker !== 'off' && isDefaultRequest(request) ? await this.ranker.current(workspaceId) : null;
+    const cacheKey = this.cache.key(workspaceId, { ...request, sources }, { weights, version: current.version, ranker: model?.version ?? 0 });
 
     if (useCache) {
       const hit = this.cache.get(cacheKey);
@@ -177,7 +212,8 @@ export class SearchService {
     if (options.signal?.aborted) throw new DomainError(DomainErrorCode.Unavailable, 'search cancelled');
 
     const fusionStarted = performance.now();
-    const fused = this.fuseOutcomes([...outcomes.values()], request, weights, plan);
+    let fused = this.fuseOutcomes([...outcomes.values()], request, weights, plan);
+    if (model && fused.length) fused = await this.rankWithModel(workspaceId, model, fused, outcomes, request.query, null);
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
@@ -248,7 +284,7 @@ export class SearchService {
     signal?: AbortSignal,
     /** The workspace's repositories when the search started. */
     repoIds?: ReadonlySet<string>,
-    plan: Pick<QueryPlan, 'keywordQuery' | 'keywordMode'> = { keywordQuery: request.query, keywordMode: request.keyword_mode },
+    plan: Pick<QueryPlan, 'keywordQuery' | 'keywordMode' | 'cutoff'> = { keywordQuery: request.query, keywordMode: request.keyword_mode },
   ): Promise<{ result: RetrieverResult; relatedTasks?: Map<string, RelatedTask[]> }> {
     switch (source) {
       case 'file.dense':
@@ -260,7 +296,7 @@ export class SearchService {
       case 'task.dense':
       case 'task.keyword': {
         const via = source === 'task.dense' ? 'dense' : 'keyword';
-        const similar = await this.tasks.findSimilarTasks(workspaceId, via === 'keyword' ? plan.keywordQuery : request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true });
+        const similar = await this.tasks.findSimilarTasks(workspaceId, via === 'keyword' ? plan.keywordQuery : request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true, createdBefore: plan.cutoff?.createdBefore, newerTasks: plan.cutoff?.newerTasks });
         return this.filesOfTasks(workspaceId, similar, filter, source, repoIds);
       }
     }
@@ -297,6 +333,62 @@ export class SearchService {
       }
     }
     return { result: { files, limits: [] }, relatedTasks: related };
+  }
+
+  // --- learned ranking -------------------------------------------------------------------------
+
+  /**
+   * The candidates of a past task asked as a query at its own place in the history (task
+   * sources see only older tasks), with the features the learned ranker uses, in fused order.
+   * What ranker training learns from; nothing is cached or logged.
+   */
+  async rankingExample(workspaceId: string, query: string, cutoff: HistoryCutoff, signal?: AbortSignal): Promise<RankingCandidate[]> {
+    const request = SearchRequestSchema.parse({ query: query.slice(0, MAX_QUERY_CHARS), top_k: MAX_TOP_K });
+    const current = await this.weights.current(workspaceId, classifyQuery(request.query));
+    const { filter, repoNames } = await this.buildFilter(workspaceId, request);
+    const repoIds = new Set(repoNames.keys());
+    const plan = { ...(await this.planQuery(workspaceId, request, filter, repoIds, [])), cutoff };
+    const vectorPromise = this.embedder.embedQuery(request.query, signal);
+    vectorPromise.catch(() => undefined);
+    const outcomes = new Map<SearchSource, SourceOutcome>();
+    await Promise.all(
+      SEARCH_SOURCES.map(async (source) => {
+        outcomes.set(source, await this.runSource(source, workspaceId, request, plan, filter, vectorPromise, 30_000, signal, repoIds));
+      }),
+    );
+    const fused = this.fuseOutcomes([...outcomes.values()], request, current.weights, plan).slice(0, RANKER_DEPTH);
+    const evidence = await this.candidateEvidence(workspaceId, fused, outcomes, request.query, cutoff.position);
+    return fused.map((f, i) => ({ path: f.path, features: evidence.features[i] }));
+  }
+
+  private async candidateEvidence(workspaceId: string, fused: readonly RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, query: string, position: number | null): Promise<{ features: Float64Array[] }> {
+    const history = await this.ranker.history(workspaceId);
+    const sourceMax: Partial<Record<string, number>> = {};
+    for (const [source, o] of outcomes) sourceMax[source] = (o.result?.files ?? []).reduce((m, f) => Math.max(m, f.score), 0);
+    const context = { terms: queryTermSet(query), sourceMax, topFusedScore: fused.reduce((m, f) => Math.max(m, f.score), 0), history, position: position ?? history.size };
+    const features = fused.map((f, i) => {
+      const sources: CandidateEvidence['sources'] = {};
+      for (const c of f.contributions) sources[c.source] = { rank: c.rank, score: c.score };
+      let relatedTasks = 0;
+      for (const s of ['task.dense', 'task.keyword'] as const) relatedTasks = Math.max(relatedTasks, outcomes.get(s)?.relatedTasks?.get(f.id)?.length ?? 0);
+      return candidateFeatures({ path: f.path, sources, fusedRank: i + 1, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks }, context);
+    });
+    return { features };
+  }
+
+  /** Re-orders the fused top {@link RANKER_DEPTH} with the model; scores become calibrated relevance probabilities. */
+  private async rankWithModel(workspaceId: string, active: ActiveRanker, fused: RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, query: string, position: number | null): Promise<RankedFile[]> {
+    const head = fused.slice(0, RANKER_DEPTH);
+    const { features } = await this.candidateEvidence(workspaceId, head, outcomes, query, position);
+    const raw = scoreCandidates(active.model, features);
+    const ranked = head
+      .map((f, i) => ({ f, i, raw: raw[i] }))
+      .sort((a, b) => b.raw - a.raw || a.i - b.i)
+      .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: { version: active.version, rankScore: r, contributions: explainScore(active.model, features[i]) } }));
+    const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
+    // Files past the ranker's depth stay below everything it ranked.
+    const tail = fused.slice(RANKER_DEPTH).map((f, j) => ({ ...f, score: floor * (1 - (j + 1) / (fused.length + 1)) }));
+    return [...ranked, ...tail];
   }
 
   // --- fusion and results ---------------------------------------------------------------------
@@ -407,6 +499,9 @@ export class SearchService {
           related_tasks: relatedTasks.slice(0, 5),
           prior: item.prior,
           score_before_prior: round(item.scoreBeforePrior, 6),
+          ...(item.ranker
+            ? { ranker: { model_version: item.ranker.version, rank_score: round(item.ranker.rankScore, 4), contributions: item.ranker.contributions.map((c) => ({ feature: c.feature, value: round(c.value, 4) })) } }
+            : {}),
         },
       };
     });
@@ -492,7 +587,13 @@ function matchStrength(fused: readonly RankedFile[], outcomes: ReadonlyMap<Searc
   if (!fused.length) return 'none';
   const lexical = (['file.keyword', 'file.symbol', 'task.keyword'] as const).some((s) => (outcomes.get(s)?.result?.files.length ?? 0) > 0);
   if (!lexical && plan.mentioned.size === 0) return 'weak';
-  return fused[0].score < WEAK_MATCH_BELOW ? 'weak' : 'strong';
+  // Only the learned ranker's scores are calibrated probabilities; fused scores are not comparable across queries.
+  return fused[0].ranker && fused[0].score < WEAK_MATCH_BELOW ? 'weak' : 'strong';
+}
+
+/** The learned ranker stands in for the default fusion only: requests that choose a strategy, sources or weights get exactly what they asked for. */
+function isDefaultRequest(request: ParsedSearchRequest): boolean {
+  return request.strategy === 'weighted' && !request.sources && !request.weights;
 }
 
 const round = (v: number, digits = 2) => Math.round(v * 10 ** digits) / 10 ** digits;

@@ -200,13 +200,33 @@ export class TaskHistoryService {
    * built from the index payload (title, files, dates) without reading the table — what the
    * search hot path uses; bodies and outcomes are then empty.
    */
-  async findSimilarTasks(workspaceId: string, query: string, options: { k?: number; via?: 'dense' | 'keyword'; mode?: KeywordMode; queryVector?: Float32Array; signal?: AbortSignal; fromIndex?: boolean } = {}): Promise<SimilarTask[]> {
+  async findSimilarTasks(
+    workspaceId: string,
+    query: string,
+    options: {
+      k?: number;
+      via?: 'dense' | 'keyword';
+      mode?: KeywordMode;
+      queryVector?: Float32Array;
+      signal?: AbortSignal;
+      fromIndex?: boolean;
+      /** Only tasks created before this instant (undated tasks count as older): the history as it was then. */
+      createdBefore?: Date;
+      /** How many tasks are newer than `createdBefore`; that many more are fetched so k remain after the cut. */
+      newerTasks?: number;
+    } = {},
+  ): Promise<SimilarTask[]> {
     const k = options.k ?? 20;
     const filter = { workspaceId };
-    const hits =
+    const fetchK = options.createdBefore ? k + Math.min(options.newerTasks ?? k, 1000) : k;
+    let hits =
       options.via === 'keyword'
-        ? await this.index.searchKeyword(query, filter, k, { mode: options.mode ?? 'or' })
-        : await this.index.searchDense(options.queryVector ?? (await this.embedder.embedQuery(query, options.signal)), filter, k);
+        ? await this.index.searchKeyword(query, filter, fetchK, { mode: options.mode ?? 'or' })
+        : await this.index.searchDense(options.queryVector ?? (await this.embedder.embedQuery(query, options.signal)), filter, fetchK);
+    if (options.createdBefore) {
+      const before = options.createdBefore.getTime();
+      hits = hits.filter((h) => !h.payload.createdAt || Date.parse(h.payload.createdAt) < before).slice(0, k);
+    }
     if (options.fromIndex) {
       return hits.map((h) => ({
         id: h.id,

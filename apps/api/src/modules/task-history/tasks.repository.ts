@@ -5,6 +5,15 @@ import { In, Repository } from 'typeorm';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { TaskEntity } from './task.entity';
 
+/** One task of {@link TasksRepository.listHistory}; title and body are empty unless asked for. */
+export interface HistoryTaskRow {
+  id: string;
+  files: string[];
+  createdAt: Date | null;
+  title: string;
+  body: string;
+}
+
 export type TaskWrite = Omit<TaskEntity, 'id' | 'workspaceId' | 'createdAt' | 'updatedAt'>;
 
 /** Data access for `tasks`; every method is scoped by workspace. */
@@ -53,6 +62,21 @@ export class TasksRepository {
       take: options.limit,
       skip: options.offset,
     });
+  }
+
+  /**
+   * The whole history in time order (undated tasks first, as the oldest; ties by insertion),
+   * with titles and bodies only when asked: what the learned ranker's history features and
+   * training read.
+   */
+  async listHistory(workspaceId: string, options: { withText?: boolean } = {}): Promise<HistoryTaskRow[]> {
+    const rows = await this.rows.find({
+      where: { workspaceId },
+      select: ['id', 'files', 'taskCreatedAt', 'createdAt', ...(options.withText ? (['title', 'body'] as const) : [])],
+    });
+    const time = (d: Date | null) => (d ? d.getTime() : Number.NEGATIVE_INFINITY);
+    rows.sort((a, b) => time(a.taskCreatedAt) - time(b.taskCreatedAt) || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    return rows.map((r) => ({ id: r.id, files: r.files, createdAt: r.taskCreatedAt, title: r.title ?? '', body: r.body ?? '' }));
   }
 
   count(workspaceId: string): Promise<number> {

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import type { RankerStatus } from '@sextant/contracts';
+import { ChangeHistory, type LinearRankerModel } from '@sextant/retrieval';
+import { TASKS_CHANGED } from '../task-history/task-history.service';
+import { TasksRepository } from '../task-history/tasks.repository';
+import { RankerModelEntity } from './ranker-model.entity';
+
+/** The model that ranks a workspace's default searches. */
+export interface ActiveRanker {
+  version: number;
+  model: LinearRankerModel;
+}
+
+/** What training stores beside a model. */
+export interface RankerReport {
+  history_tasks: number;
+  examples: number;
+  validation: RankerStatus['validation'];
+  message: string;
+}
+
+/**
+ * The learned-ranker store: fitted models per workspace (versioned rows), the active one
+ * cached in memory, and the workspace's change history (which file changed when) that the
+ * ranker's history features read, cached until tasks change.
+ */
+@Injectable()
+export class LearnedRankerService {
+  private readonly active = new Map<string, Promise<ActiveRanker | null>>();
+  private readonly histories = new Map<string, Promise<ChangeHistory>>();
+
+  constructor(
+    @InjectRepository(RankerModelEntity) private readonly rows: Repository<RankerModelEntity>,
+    private readonly tasks: TasksRepository,
+  ) {}
+
+  @OnEvent(TASKS_CHANGED)
+  onTasksChanged(event: { workspaceId?: string }): void {
+    if (event.workspaceId) this.histories.delete(event.workspaceId);
+  }
+
+  /** The active model, or null: searches then use plain fusion. */
+  current(workspaceId: string): Promise<ActiveRanker | null> {
+    let hit = this.active.get(workspaceId);
+    if (!hit) {
+      hit = this.rows
+        .findOne({ where: { workspaceId, active: true }, order: { version: 'DESC' } })
+        .then((row) => (row ? { version: row.version, model: JSON.parse(row.model) as LinearRankerModel } : null));
+      hit.catch(() => this.active.delete(workspaceId));
+      this.active.set(workspaceId, hit);
+    }
+    return hit;
+  }
+
+  /** Which file changed at which position of the history (oldest task = 0). */
+  history(workspaceId: string): Promise<ChangeHistory> {
+    let hit = this.histories.get(workspaceId);
+    if (!hit) {
+      hit = this.tasks.listHistory(workspaceId).then((rows) => new ChangeHistory(rows));
+      hit.catch(() => this.histories.delete(workspaceId));
+      this.histories.set(workspaceId, hit);
+    }
+    return hit;
+  }
+
+  /** Stores a fitted model; an accepted one becomes active at once. */
+  async save(workspaceId: string, model: LinearRankerModel, report: RankerReport, accepted: boolean): Promise<RankerModelEntity> {
+    const last = await this.rows.findOne({ where: { workspaceId }, order: { version: 'DESC' } });
+    const row = await this.rows.save(this.rows.create({ id: randomUUID(), workspaceId, version: (last?.version ?? 0) + 1, active: accepted, model: JSON.stringify(model), report: JSON.stringify(report) }));
+    if (accepted) {
+      await this.rows.update({ workspaceId, active: true }, { active: false });
+      await this.rows.update({ id: row.id }, { active: true });
+    }
+    this.active.delete(workspaceId);
+    return row;
+  }
+
+  /** The newest model row (active or not) and the active one, for status. */
+  async status(workspaceId: string, fallbackMessage: string): Promise<RankerStatus> {
+    const latest = await this.rows.findOne({ where: { workspaceId }, order: { version: 'DESC' } });
+    const active = await this.rows.findOne({ where: { workspaceId, active: true }, order: { version: 'DESC' } });
+    const shown = active ?? latest;
+    const historyTasks = (await this.history(workspaceId)).size;
+    if (!shown) return { state: 'none', model_version: null, trained_at: null, history_tasks: historyTasks, trained_on_tasks: null, examples: 0, validation: null, top_weights: [], message: fallbackMessage };
+    const report = JSON.parse(latest!.report) as RankerReport;
+    const model = JSON.parse(shown.model) as LinearRankerModel;
+    return {
+      state: active ? 'active' : 'rejected',
+      model_version: shown.version,
+      trained_at: latest!.createdAt.toISOString(),
+      history_tasks: historyTasks,
+      trained_on_tasks: report.history_tasks,
+      examples: report.examples,
+      validation: report.validation,
+      top_weights: model.featureNames
+        .map((feature, i) => ({ feature, weight: Math.round(model.weights[i] * 1000) / 1000 }))
+        .sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight))
+        .slice(0, 8),
+      message: report.message,
+    };
+  }
+}

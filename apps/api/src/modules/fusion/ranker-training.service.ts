@@ -1,0 +1,157 @@
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { OnEvent } from '@nestjs/event-emitter';
+import type { RankerStatus } from '@sextant/contracts';
+import { FEATURE_NAMES, listMetrics, scoreCandidates, trainLinearRanker, type LinearRankerModel, type RankingExample } from '@sextant/retrieval';
+import { FilesRepository } from '../indexing/repositories/files.repository';
+import { TASKS_CHANGED } from '../task-history/task-history.service';
+import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repository';
+import { LearnedRankerService, type RankerReport } from './learned-ranker.service';
+import { SearchService } from './search.service';
+
+/** Past tasks needed before a ranker is fitted at all. */
+export const MIN_HISTORY_TASKS = 100;
+/** Usable held-out tasks (1..MAX_LABEL_FILES indexed files) needed to fit one. */
+export const MIN_EXAMPLES = 40;
+/** The newest this-many usable tasks become training queries. */
+export const MAX_EXAMPLES = 400;
+/** Tasks touching more files than this are refactors, not answers to a question. */
+export const MAX_LABEL_FILES = 15;
+/**
+ * Training queries see the history as it was a while before them (mean this many tasks,
+ * at most a tenth of their position): real queries come some time after the last imported
+ * task, so "changed in the very last task" must not be learned as near-proof.
+ */
+export const HISTORY_GAP = 100;
+/** Share of the newest examples held out to decide whether the ranker beats fusion. */
+export const VALIDATION_SHARE = 0.25;
+/** The history must grow by this share since the last fit before tasks trigger a refit. */
+export const RETRAIN_GROWTH = 0.2;
+const RETRAIN_DEBOUNCE_MS = 5_000;
+
+/** Progress of a training run, for the CLI. */
+export interface TrainingProgress {
+  done: number;
+  total: number;
+}
+
+/**
+ * Fits the learned ranker from the workspace's own history, no ratings needed: the newest
+ * past tasks are asked as queries at their place in the history (task sources see only
+ * older tasks), the files they touched are the labels, and a linear listwise ranker learns
+ * from the candidates' features. The newest quarter is held out: the model ranks searches
+ * only if it beats plain fusion there (then it is refitted on everything). Runs on demand
+ * (`POST /v1/ranker/train`, `sextant ranker train`, `eval run`) and after task imports once
+ * the history has grown enough.
+ */
+@Injectable()
+export class RankerTrainingService implements OnModuleDestroy {
+  private readonly logger = new Logger(RankerTrainingService.name);
+  private readonly running = new Map<string, Promise<RankerStatus>>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(
+    private readonly search: SearchService,
+    private readonly ranker: LearnedRankerService,
+    private readonly tasks: TasksRepository,
+    private readonly files: FilesRepository,
+  ) {}
+
+  onModuleDestroy(): void {
+    this.closed = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  @OnEvent(TASKS_CHANGED)
+  onTasksChanged(event: { workspaceId?: string }): void {
+    const ws = event.workspaceId;
+    if (!ws || this.closed) return;
+    clearTimeout(this.timers.get(ws));
+    const timer = setTimeout(() => {
+      this.timers.delete(ws);
+      void this.retrainIfGrown(ws).catch((err) => this.logger.warn({ err, workspaceId: ws }, 'Ranker retraining failed'));
+    }, RETRAIN_DEBOUNCE_MS);
+    timer.unref();
+    this.timers.set(ws, timer);
+  }
+
+  /** Trains now (one run per workspace at a time; a second call joins the first). */
+  train(workspaceId: string, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal } = {}): Promise<RankerStatus> {
+    clearTimeout(this.timers.get(workspaceId));
+    this.timers.delete(workspaceId);
+    let run = this.running.get(workspaceId);
+    if (!run) {
+      run = this.fit(workspaceId, options).finally(() => this.running.delete(workspaceId));
+      this.running.set(workspaceId, run);
+    }
+    return run;
+  }
+
+  private async retrainIfGrown(workspaceId: string): Promise<void> {
+    if (this.closed || this.running.has(workspaceId)) return;
+    const status = await this.ranker.status(workspaceId, '');
+    const trainedOn = status.trained_on_tasks ?? 0;
+    const now = status.history_tasks;
+    if (now < MIN_HISTORY_TASKS) return;
+    if (status.state !== 'none' && now < trainedOn * (1 + RETRAIN_GROWTH)) return;
+    await this.train(workspaceId);
+  }
+
+  private async fit(workspaceId: string, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal }): Promise<RankerStatus> {
+    const history = await this.tasks.listHistory(workspaceId, { withText: true });
+    const indexed = new Set((await this.files.listIndexed(workspaceId)).map((f) => f.path));
+    const usable = usableQueries(history, indexed);
+    const tooShort = history.length < MIN_HISTORY_TASKS || usable.length < MIN_EXAMPLES;
+    if (tooShort) {
+      const message = `Not trained: the learned ranker needs at least ${MIN_HISTORY_TASKS} past tasks with ${MIN_EXAMPLES} touching 1-${MAX_LABEL_FILES} indexed files (have ${history.length} tasks, ${usable.length} usable); searches use plain fusion.`;
+      return { ...(await this.ranker.status(workspaceId, message)), message };
+    }
+    const chosen = usable.slice(-MAX_EXAMPLES);
+    const examples: Array<RankingExample & { position: number }> = [];
+    for (const [i, position] of chosen.entries()) {
+      options.signal?.throwIfAborted();
+      if (this.closed) throw new Error('shutting down');
+      const task = history[position];
+      // A deterministic spread of gaps with mean HISTORY_GAP (golden-ratio sequence), capped at a tenth of the position.
+      const gap = Math.min(Math.floor(((i * 0.6180339887) % 1) * 2 * HISTORY_GAP), Math.floor(position / 10));
+      const asOf = position - gap;
+      const createdBefore = history[asOf].createdAt ?? task.createdAt!;
+      const candidates = await this.search.rankingExample(workspaceId, `${task.title}\n\n${task.body}`.trim(), { createdBefore, newerTasks: history.length - asOf, position: asOf }, options.signal);
+      const relevant = new Set(task.files.filter((f) => indexed.has(f)));
+      examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? 1 : 0)), relevantTotal: relevant.size, position });
+      options.onProgress?.({ done: i + 1, total: chosen.length });
+    }
+    const split = Math.floor(examples.length * (1 - VALIDATION_SHARE));
+    const held = examples.slice(split);
+    const candidate = trainLinearRanker(examples.slice(0, split), FEATURE_NAMES);
+    const validation = {
+      queries: held.length,
+      ranker: round(listMetrics(held.map((e) => ({ order: orderBy(scoreCandidates(candidate, e.features)), labels: e.labels, relevantTotal: e.relevantTotal })))),
+      fusion: round(listMetrics(held.map((e) => ({ order: e.labels.map((_, i) => i), labels: e.labels, relevantTotal: e.relevantTotal })))),
+    };
+    const accepted = validation.ranker.mrr >= validation.fusion.mrr && validation.ranker.r10 >= validation.fusion.r10 - 0.01;
+    const model: LinearRankerModel = accepted ? trainLinearRanker(examples, FEATURE_NAMES) : candidate;
+    const message = accepted
+      ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}; refitted on all ${examples.length}.`
+      : `Rejected: on the newest ${held.length} past tasks the ranker (MRR ${validation.ranker.mrr}, R@10 ${validation.ranker.r10}) did not beat fusion (${validation.fusion.mrr}, ${validation.fusion.r10}); searches keep plain fusion.`;
+    const report: RankerReport = { history_tasks: history.length, examples: examples.length, validation, message };
+    await this.ranker.save(workspaceId, model, report, accepted);
+    this.logger.log({ workspaceId, accepted, validation }, 'Learned ranker trained');
+    return this.ranker.status(workspaceId, message);
+  }
+}
+
+/** Positions of tasks that can be training queries: dated, with some history before them, touching 1..MAX_LABEL_FILES indexed files. */
+function usableQueries(history: readonly HistoryTaskRow[], indexed: ReadonlySet<string>): number[] {
+  const out: number[] = [];
+  history.forEach((t, position) => {
+    if (!t.createdAt || position < 20) return;
+    const labels = t.files.filter((f) => indexed.has(f)).length;
+    if (labels >= 1 && labels <= MAX_LABEL_FILES) out.push(position);
+  });
+  return out;
+}
+
+const orderBy = (scores: readonly number[]) => scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.i);
+const round = (m: { mrr: number; r10: number }) => ({ mrr: Math.round(m.mrr * 1000) / 1000, r10: Math.round(m.r10 * 1000) / 1000 });

@@ -1,0 +1,3 @@
+export * from './change-history';
+export * from './ranking-features';
+export * from './linear-ranker';

@@ -1,0 +1,120 @@
+import { tokenize } from '../tokenizer';
+import type { MentionKind } from '../query/query-evidence';
+import type { ChangeHistory } from './change-history';
+
+/** The retrieval sources whose ranks and scores are features. */
+export const RANKED_SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
+
+/** Every feature the learned ranker sees, in vector order. */
+export const FEATURE_NAMES: readonly string[] = [
+  ...RANKED_SOURCES.flatMap((s) => [`${s}.rr`, `${s}.score`]),
+  'fusion.score',
+  'fusion.rr',
+  'sources.count',
+  'task.support',
+  'mention.frame',
+  'mention.path',
+  'mention.module',
+  'path.overlap',
+  'path.stem',
+  'history.count',
+  'history.recency',
+  'history.never',
+  'kind.test',
+  'kind.doc',
+  'prior',
+];
+
+/** What retrieval knows about one candidate file for one query. */
+export interface CandidateEvidence {
+  path: string;
+  /** Rank (1-based) and raw score from each source that listed the file. */
+  sources: Partial<Record<string, { rank: number; score: number }>>;
+  fusedRank: number;
+  fusedScore: number;
+  mention?: { kind: MentionKind; strength: number };
+  /** Structural prior (1 = neutral). */
+  prior: number;
+  /** How many similar past tasks touched the file. */
+  relatedTasks: number;
+}
+
+/** What is shared by every candidate of one query. */
+export interface QueryFeatureContext {
+  /** The query's terms (shared tokenizer, stop words removed). */
+  terms: ReadonlySet<string>;
+  /** Best raw score per source in this result set. */
+  sourceMax: Partial<Record<string, number>>;
+  topFusedScore: number;
+  history: ChangeHistory | null;
+  /** History position the query is asked at (the task count for live searches). */
+  position: number;
+}
+
+/** Tasks over which a file's last change fades to 1/e in `history.recency`. */
+export const RECENCY_SCALE = 50;
+const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(_test|\.test|\.spec|_spec)\.[^/]+$|(^|\/)test_[^/]+$|(^|\/)conftest\.py$/i;
+const DOC_PATH = /\.(md|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation)\//i;
+
+/** The query terms a ranker compares paths against. */
+export function queryTermSet(query: string): Set<string> {
+  return new Set(tokenize(query, { removeStopWords: true }));
+}
+
+/**
+ * The feature vector of one candidate ({@link FEATURE_NAMES} order): per-source reciprocal
+ * ranks and max-normalised scores, the fused score and rank, how many sources and similar
+ * tasks back it, mentions in the query, path words shared with the query, how often and how
+ * lately the file changed before the query, and its kind.
+ */
+export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext): Float64Array {
+  const x = new Float64Array(FEATURE_NAMES.length);
+  let i = 0;
+  let listed = 0;
+  for (const s of RANKED_SOURCES) {
+    const hit = c.sources[s];
+    const max = q.sourceMax[s] ?? 0;
+    x[i++] = hit ? 1 / hit.rank : 0;
+    x[i++] = hit && max > 0 ? Math.max(0, hit.score) / max : 0;
+    if (hit) listed += 1;
+  }
+  x[i++] = q.topFusedScore > 0 ? Math.max(0, c.fusedScore) / q.topFusedScore : 0;
+  x[i++] = c.fusedRank > 0 ? 1 / c.fusedRank : 0;
+  x[i++] = listed / RANKED_SOURCES.length;
+  x[i++] = Math.log1p(c.relatedTasks);
+  x[i++] = c.mention?.kind === 'frame' ? c.mention.strength : 0;
+  x[i++] = c.mention?.kind === 'path' ? c.mention.strength : 0;
+  x[i++] = c.mention?.kind === 'module' ? c.mention.strength : 0;
+  const words = pathWords(c.path);
+  let shared = 0;
+  for (const w of words) if (q.terms.has(w)) shared += 1;
+  x[i++] = words.size ? shared / words.size : 0;
+  x[i++] = stemMentioned(c.path, q.terms) ? 1 : 0;
+  const count = q.history?.changeCount(c.path, q.position) ?? 0;
+  const last = q.history?.lastChange(c.path, q.position) ?? null;
+  x[i++] = Math.log1p(count);
+  x[i++] = last === null ? 0 : Math.exp(-(q.position - 1 - last) / RECENCY_SCALE);
+  x[i++] = count === 0 ? 1 : 0;
+  x[i++] = TEST_PATH.test(c.path) ? 1 : 0;
+  x[i++] = DOC_PATH.test(c.path) ? 1 : 0;
+  x[i++] = c.prior;
+  return x;
+}
+
+const wordsCache = new Map<string, Set<string>>();
+/** The words of a path without its extension: `src/flask/json/provider.py` -> flask, json, provider, src. */
+function pathWords(path: string): Set<string> {
+  let words = wordsCache.get(path);
+  if (!words) {
+    words = new Set(tokenize(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => w.length > 1));
+    if (wordsCache.size > 200_000) wordsCache.clear();
+    wordsCache.set(path, words);
+  }
+  return words;
+}
+
+function stemMentioned(path: string, terms: ReadonlySet<string>): boolean {
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.[A-Za-z0-9]+$/, '').toLowerCase();
+  if (base === 'index' || base === '__init__' || base === 'mod' || base.length < 3) return false;
+  return terms.has(base) || terms.has(base.replace(/[-.]/g, '_'));
+}
