@@ -20,6 +20,9 @@ export const FEATURE_NAMES: readonly string[] = [
   'history.count',
   'history.recency',
   'history.never',
+  'history.profile',
+  'history.profile_rr',
+  'cochange.top',
   'kind.test',
   'kind.doc',
   'prior',
@@ -37,6 +40,11 @@ export interface CandidateEvidence {
   prior: number;
   /** How many similar past tasks touched the file. */
   relatedTasks: number;
+  /** BM25 of the query against the file's history profile, and its rank among all profiled files (0 = none). */
+  profileScore: number;
+  profileRank: number;
+  /** Largest co-change share with the top fused files. */
+  coChange: number;
 }
 
 /** What is shared by every candidate of one query. */
@@ -49,6 +57,8 @@ export interface QueryFeatureContext {
   history: ChangeHistory | null;
   /** History position the query is asked at (the task count for live searches). */
   position: number;
+  /** Best history-profile score of this query (normalises `history.profile`). */
+  profileMax: number;
 }
 
 /** Tasks over which a file's last change fades to 1/e in `history.recency`. */
@@ -95,6 +105,9 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext):
   x[i++] = Math.log1p(count);
   x[i++] = last === null ? 0 : Math.exp(-(q.position - 1 - last) / RECENCY_SCALE);
   x[i++] = count === 0 ? 1 : 0;
+  x[i++] = q.profileMax > 0 ? c.profileScore / q.profileMax : 0;
+  x[i++] = c.profileRank > 0 ? 1 / c.profileRank : 0;
+  x[i++] = c.coChange;
   x[i++] = TEST_PATH.test(c.path) ? 1 : 0;
   x[i++] = DOC_PATH.test(c.path) ? 1 : 0;
   x[i++] = c.prior;

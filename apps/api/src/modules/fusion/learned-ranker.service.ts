@@ -60,7 +60,7 @@ export class LearnedRankerService {
   history(workspaceId: string): Promise<ChangeHistory> {
     let hit = this.histories.get(workspaceId);
     if (!hit) {
-      hit = this.tasks.listHistory(workspaceId).then((rows) => new ChangeHistory(rows));
+      hit = this.tasks.listHistory(workspaceId, { withText: true }).then((rows) => new ChangeHistory(rows.map((r) => ({ files: r.files, text: `${r.title}\n${r.body}` }))));
       hit.catch(() => this.histories.delete(workspaceId));
       this.histories.set(workspaceId, hit);
     }

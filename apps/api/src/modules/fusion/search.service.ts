@@ -91,6 +91,8 @@ export interface RankingCandidate {
 
 /** Candidates the learned ranker re-orders (the rest keep their fused order below them). */
 export const RANKER_DEPTH = 200;
+/** Files added to the ranker's candidates for their history profile alone. */
+export const PROFILE_CANDIDATES = 20;
 
 interface SourceOutcome {
   source: SearchSource;
@@ -213,7 +215,7 @@ export class SearchService {
 
     const fusionStarted = performance.now();
     let fused = this.fuseOutcomes([...outcomes.values()], request, weights, plan);
-    if (model && fused.length) fused = await this.rankWithModel(workspaceId, model, fused, outcomes, request.query, null);
+    if (model && fused.length) fused = await this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds);
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
@@ -356,30 +358,63 @@ export class SearchService {
         outcomes.set(source, await this.runSource(source, workspaceId, request, plan, filter, vectorPromise, 30_000, signal, repoIds));
       }),
     );
-    const fused = this.fuseOutcomes([...outcomes.values()], request, current.weights, plan).slice(0, RANKER_DEPTH);
-    const evidence = await this.candidateEvidence(workspaceId, fused, outcomes, request.query, cutoff.position);
-    return fused.map((f, i) => ({ path: f.path, features: evidence.features[i] }));
+    const fused = this.fuseOutcomes([...outcomes.values()], request, current.weights, plan);
+    const { candidates, features } = await this.candidateEvidence(workspaceId, fused.slice(0, RANKER_DEPTH), outcomes, plan, filter, repoIds, cutoff.position);
+    return candidates.map((f, i) => ({ path: f.path, features: features[i] }));
   }
 
-  private async candidateEvidence(workspaceId: string, fused: readonly RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, query: string, position: number | null): Promise<{ features: Float64Array[] }> {
+  /**
+   * The learned ranker's candidates and their features: the fused head, plus the files whose
+   * history profile matches the query best (a file's past changes were described in the
+   * query's words) that no source returned.
+   */
+  private async candidateEvidence(
+    workspaceId: string,
+    head: readonly RankedFile[],
+    outcomes: ReadonlyMap<SearchSource, SourceOutcome>,
+    plan: QueryPlan,
+    filter: IndexFilter,
+    repoIds: ReadonlySet<string>,
+    position: number | null,
+  ): Promise<{ candidates: RankedFile[]; features: Float64Array[] }> {
     const history = await this.ranker.history(workspaceId);
+    const at = position ?? history.size;
+    const terms = queryTermSet(plan.keywordQuery);
+    const profile = history.profileScores(terms, at);
+    const profileRank = new Map([...profile.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([path], i) => [path, i + 1]));
+    const candidates = [...head];
+    const present = new Set(head.map((f) => f.path));
+    const extra = [...profileRank.keys()].filter((p) => !present.has(p)).slice(0, PROFILE_CANDIDATES);
+    if (extra.length) {
+      const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId));
+      const wanted = filter.repoIds?.length ? new Set(filter.repoIds) : repoIds;
+      for (const path of extra) {
+        if (!pathAllowed(path, filter)) continue;
+        for (const repoId of index.repositoriesOf.get(path) ?? []) if (wanted.has(repoId)) candidates.push({ id: fileItemId(repoId, path), path, score: 0, contributions: [], prior: this.priors.priorFor(path), scoreBeforePrior: 0 });
+      }
+    }
     const sourceMax: Partial<Record<string, number>> = {};
     for (const [source, o] of outcomes) sourceMax[source] = (o.result?.files ?? []).reduce((m, f) => Math.max(m, f.score), 0);
-    const context = { terms: queryTermSet(query), sourceMax, topFusedScore: fused.reduce((m, f) => Math.max(m, f.score), 0), history, position: position ?? history.size };
-    const features = fused.map((f, i) => {
+    const profileMax = profile.size ? Math.max(...profile.values()) : 0;
+    const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax };
+    const partners = head.slice(0, 3).map((f) => f.path);
+    const features = candidates.map((f, i) => {
       const sources: CandidateEvidence['sources'] = {};
       for (const c of f.contributions) sources[c.source] = { rank: c.rank, score: c.score };
       let relatedTasks = 0;
       for (const s of ['task.dense', 'task.keyword'] as const) relatedTasks = Math.max(relatedTasks, outcomes.get(s)?.relatedTasks?.get(f.id)?.length ?? 0);
-      return candidateFeatures({ path: f.path, sources, fusedRank: i + 1, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks }, context);
+      const coChange = partners.reduce((m, p) => Math.max(m, history.coChange(f.path, p, at)), 0);
+      return candidateFeatures(
+        { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.get(f.path) ?? 0, profileRank: profileRank.get(f.path) ?? 0, coChange },
+        context,
+      );
     });
-    return { features };
+    return { candidates, features };
   }
 
-  /** Re-orders the fused top {@link RANKER_DEPTH} with the model; scores become calibrated relevance probabilities. */
-  private async rankWithModel(workspaceId: string, active: ActiveRanker, fused: RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, query: string, position: number | null): Promise<RankedFile[]> {
-    const head = fused.slice(0, RANKER_DEPTH);
-    const { features } = await this.candidateEvidence(workspaceId, head, outcomes, query, position);
+  /** Re-orders the fused top {@link RANKER_DEPTH} (and history-profile candidates) with the model; scores become calibrated relevance probabilities. */
+  private async rankWithModel(workspaceId: string, active: ActiveRanker, fused: RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, plan: QueryPlan, filter: IndexFilter, repoIds: ReadonlySet<string>): Promise<RankedFile[]> {
+    const { candidates: head, features } = await this.candidateEvidence(workspaceId, fused.slice(0, RANKER_DEPTH), outcomes, plan, filter, repoIds, null);
     const raw = scoreCandidates(active.model, features);
     const ranked = head
       .map((f, i) => ({ f, i, raw: raw[i] }))
@@ -387,7 +422,11 @@ export class SearchService {
       .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: { version: active.version, rankScore: r, contributions: explainScore(active.model, features[i]) } }));
     const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
     // Files past the ranker's depth stay below everything it ranked.
-    const tail = fused.slice(RANKER_DEPTH).map((f, j) => ({ ...f, score: floor * (1 - (j + 1) / (fused.length + 1)) }));
+    const rankedIds = new Set(ranked.map((r) => r.id));
+    const tail = fused
+      .slice(RANKER_DEPTH)
+      .filter((f) => !rankedIds.has(f.id))
+      .map((f, j) => ({ ...f, score: floor * (1 - (j + 1) / (fused.length + 1)) }));
     return [...ranked, ...tail];
   }
 
