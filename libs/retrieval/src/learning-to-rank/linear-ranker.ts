@@ -145,12 +145,14 @@ function softmax(scores: readonly number[]): number[] {
 /** One-dimensional logistic regression of the label on the raw score (Newton's method). */
 function fitCalibration(points: ReadonlyArray<{ score: number; label: number }>): { a: number; b: number } {
   if (!points.length || !points.some((p) => p.label) || points.every((p) => p.label)) return { a: 1, b: 0 };
+  // A small ridge keeps Newton's steps finite when the scores separate the labels perfectly.
+  const ridge = 1e-2 * points.length;
   let a = 1;
   let b = 0;
   for (let iter = 0; iter < 50; iter++) {
-    let ga = 0;
+    let ga = ridge * a;
     let gb = 0;
-    let haa = 1e-6;
+    let haa = ridge;
     let hab = 0;
     let hbb = 1e-6;
     for (const p of points) {
@@ -167,8 +169,10 @@ function fitCalibration(points: ReadonlyArray<{ score: number; label: number }>)
     if (Math.abs(det) < 1e-12) break;
     const da = (hbb * ga - hab * gb) / det;
     const db = (haa * gb - hab * ga) / det;
-    a -= da;
-    b -= db;
+    // Damped: at most 5 units per step.
+    const step = Math.max(1, (Math.abs(da) + Math.abs(db)) / 5);
+    a -= da / step;
+    b -= db / step;
     if (Math.abs(da) + Math.abs(db) < 1e-9) break;
   }
   return Number.isFinite(a) && Number.isFinite(b) ? { a, b } : { a: 1, b: 0 };

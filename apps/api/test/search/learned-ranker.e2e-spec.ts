@@ -1,0 +1,97 @@
+import request from 'supertest';
+import { RankerStatusSchema, SearchResponseSchema } from '@sextant/contracts';
+import { makeFixtureRepo } from '../helpers/fixture-repo';
+import { startTestApp, type TestApp } from '../helpers/test-app';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * Twenty modules whose code never uses the words customers use for them; a long history of
+ * tasks teaches those words (each module has its own pair). A notes file repeats every
+ * customer word, so code search alone ranks it first: the decoy fusion has to get past.
+ */
+const WORDS = ['amber', 'birch', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kestrel', 'lagoon', 'marble', 'nectar', 'onyx', 'prairie', 'quartz', 'raven', 'sierra', 'tundra'];
+const SECOND = ['ledger', 'signup', 'export', 'invoice', 'upload', 'search', 'billing', 'profile', 'avatar', 'webhook', 'report', 'session', 'refund', 'coupon', 'digest', 'badge', 'locale', 'quota', 'banner', 'archive'];
+const MODULES = WORDS.length;
+
+function project(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < MODULES; i++) {
+    files[`src/m${i}/service.py`] = `"""Module ${i}."""\n\ndef handle_m${i}(payload):\n    total = 0\n    for item in payload:\n        total += item.weight_${i}\n    return total\n`;
+    files[`tests/test_m${i}.py`] = `from src.m${i}.service import handle_m${i}\n\ndef test_handle_m${i}():\n    assert handle_m${i}([]) == 0\n`;
+  }
+  files['src/decoy/notes.py'] = `"""Customer vocabulary."""\n${WORDS.map((w, i) => `# customers say ${w} ${SECOND[i]} problem`).join('\n')}\nNOTES = True\n`;
+  return files;
+}
+
+function history(count: number) {
+  return Array.from({ length: count }, (_, n) => {
+    const i = (n * 7) % MODULES;
+    return {
+      id: `T-${n}`,
+      title: `Customers report ${WORDS[i]} ${SECOND[i]} problem (${n})`,
+      body: `Seen by support again; the ${WORDS[i]} flow misbehaves after the ${SECOND[i]} step.`,
+      files: n % 3 === 0 ? [`src/m${i}/service.py`, `tests/test_m${i}.py`] : [`src/m${i}/service.py`],
+      created_at: new Date(Date.UTC(2023, 0, 1) + n * 86_400_000).toISOString(),
+    };
+  });
+}
+
+describe('learned ranker (real app, SQLite + embedded store)', () => {
+  let t: TestApp;
+  const api = () => request(t.app.getHttpServer());
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const reg = await api().post('/v1/repos').send({ path: makeFixtureRepo(project(), { git: true }), name: 'app' }).expect(201);
+    await waitFor(async () => (await api().get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('with too little history there is no model and searches use plain fusion', async () => {
+    await api().post('/v1/tasks').send({ tasks: history(30) }).expect(201);
+    const trained = RankerStatusSchema.parse((await api().post('/v1/ranker/train').expect(200)).body);
+    expect(trained).toMatchObject({ state: 'none', model_version: null, history_tasks: 30 });
+    expect(trained.message).toMatch(/needs at least 100 past tasks/);
+    const res = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: 'customers report amber ledger problem' }).expect(200)).body);
+    expect(res.results.every((r) => r.explain.ranker === undefined)).toBe(true);
+  });
+
+  it('trains from the history, beats fusion on held-out tasks, and ranks default searches with explained, calibrated scores', async () => {
+    await api().post('/v1/tasks').send({ tasks: history(200) }).expect(201);
+    const query = `customers report ${WORDS[5]} ${SECOND[5]} problem`;
+    const before = SearchResponseSchema.parse((await api().post('/v1/search').send({ query }).expect(200)).body);
+    const trained = RankerStatusSchema.parse((await api().post('/v1/ranker/train').expect(200)).body);
+    expect(trained.state).toBe('active');
+    expect(trained.validation!.queries).toBeGreaterThan(10);
+    expect(trained.validation!.ranker.mrr).toBeGreaterThanOrEqual(trained.validation!.fusion.mrr);
+    expect(trained.top_weights.length).toBeGreaterThan(0);
+    expect(RankerStatusSchema.parse((await api().get('/v1/ranker').expect(200)).body)).toMatchObject({ state: 'active', model_version: trained.model_version });
+
+    const after = SearchResponseSchema.parse((await api().post('/v1/search').send({ query }).expect(200)).body);
+    expect(after.results[0].path).toBe('src/m5/service.py');
+    expect(after.results[0].explain.ranker).toMatchObject({ model_version: trained.model_version });
+    expect(after.results[0].explain.ranker!.contributions.length).toBeGreaterThan(0);
+    // Scores are probabilities now: within [0, 1], decreasing.
+    for (const r of after.results) expect(r.score).toBeGreaterThanOrEqual(0);
+    expect(after.results[0].score).toBeLessThanOrEqual(1);
+    expect(after.results.map((r) => r.score)).toEqual([...after.results.map((r) => r.score)].sort((a, b) => b - a));
+    expect(after.results.findIndex((r) => r.path === 'src/decoy/notes.py')).not.toBe(0);
+    // The decoy is where fusion alone puts it, at least as high as after training.
+    const decoyBefore = before.results.findIndex((r) => r.path === 'src/decoy/notes.py');
+    const decoyAfter = after.results.findIndex((r) => r.path === 'src/decoy/notes.py');
+    expect(decoyAfter === -1 || decoyBefore === -1 || decoyAfter >= decoyBefore).toBe(true);
+  }, 120_000);
+
+  it('requests that pick a strategy, sources or weights get exactly that, without the ranker', async () => {
+    const query = `customers report ${WORDS[2]} ${SECOND[2]} problem`;
+    for (const body of [{ query, strategy: 'rrf' }, { query, sources: ['file.keyword', 'task.keyword'] }, { query, weights: { 'file.dense': 2 } }]) {
+      const res = SearchResponseSchema.parse((await api().post('/v1/search').send(body).expect(200)).body);
+      expect(res.results.every((r) => r.explain.ranker === undefined)).toBe(true);
+    }
+  });
+
+  it('a nonsense query is a weak match even with a trained ranker', async () => {
+    const res = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200)).body);
+    expect(res.match).toBe('weak');
+  });
+});
