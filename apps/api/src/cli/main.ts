@@ -5,6 +5,7 @@ import { registerEval } from './commands/eval.command';
 import { registerIndex } from './commands/index.command';
 import { registerKeys } from './commands/keys.command';
 import { registerMcp } from './commands/mcp.command';
+import { registerRanker } from './commands/ranker.command';
 import { registerSearch } from './commands/search.command';
 import { registerServe } from './commands/serve.command';
 import { registerStatus } from './commands/status.command';
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerIndex(program);
   registerStatus(program);
   registerSearch(program);
+  registerRanker(program);
   registerTasks(program);
   registerEval(program);
   registerKeys(program);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { RankerStatusSchema, SearchResponseSchema } from '@sextant/contracts';
 import { makeFixtureRepo } from '../helpers/fixture-repo';
+import { runCli } from '../helpers/spawn-cli';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
 
@@ -89,6 +90,19 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
       expect(res.results.every((r) => r.explain.ranker === undefined)).toBe(true);
     }
   });
+
+  it('the CLI shows and retrains the same model', async () => {
+    const env = { SEXTANT_DATA_DIR: t.dataDir, DATABASE_URL: t.config.storage.databaseUrl ?? '' };
+    const status = await runCli(['ranker', 'status'], env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/Learned ranker: active \(model v\d+/);
+    expect(status.stdout).toMatch(/held-out newest \d+ tasks: ranker MRR/);
+    const trained = await runCli(['ranker', 'train', '--json'], env, 60_000);
+    expect(trained.code).toBe(0);
+    expect(RankerStatusSchema.parse(JSON.parse(trained.stdout)).state).toBe('active');
+    const bad = await runCli(['ranker', 'status', '--workspace', 'nope'], env);
+    expect(bad.code).toBe(3);
+  }, 90_000);
 
   it('a nonsense query is a weak match even with a trained ranker', async () => {
     const res = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200)).body);

@@ -1,0 +1,67 @@
+import type { Command } from 'commander';
+import type { RankerStatus } from '@sextant/contracts';
+import { DomainError } from '../../common/domain-error';
+import { LearnedRankerService } from '../../modules/fusion/learned-ranker.service';
+import { MIN_HISTORY_TASKS, RankerTrainingService } from '../../modules/fusion/ranker-training.service';
+import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
+import { createCliContext } from '../cli-app';
+import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
+
+/** The status a person reads: state, validation against fusion, what it weighs most. */
+export function formatRankerStatus(s: RankerStatus): string {
+  const lines = [`Learned ranker: ${s.state}${s.model_version !== null ? ` (model v${s.model_version}, trained ${s.trained_at})` : ''}`, `  history: ${s.history_tasks} tasks${s.trained_on_tasks !== null ? ` (${s.trained_on_tasks} when fitted, ${s.examples} training queries)` : ''}`];
+  if (s.validation) lines.push(`  held-out newest ${s.validation.queries} tasks: ranker MRR ${s.validation.ranker.mrr} R@10 ${s.validation.ranker.r10}  vs fusion MRR ${s.validation.fusion.mrr} R@10 ${s.validation.fusion.r10}`);
+  if (s.top_weights.length) lines.push(`  weighs most: ${s.top_weights.map((w) => `${w.feature} ${w.weight > 0 ? '+' : ''}${w.weight}`).join(', ')}`);
+  lines.push(`  ${s.message}`);
+  return lines.join('\n');
+}
+
+export function registerRanker(program: Command): void {
+  const ranker = program.command('ranker').description('The learned ranker fitted from the task history (it orders default searches once it beats plain fusion)');
+
+  ranker
+    .command('status')
+    .description('Show whether a model is active, how it did against fusion on held-out past tasks, and what it weighs')
+    .option('--workspace <slug>', 'workspace', 'default')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { workspace: string; json?: boolean }) => {
+      const ctx = await createCliContext(loadConfigOrExit());
+      try {
+        const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
+        const status = await ctx.get(LearnedRankerService).status(ws.id, `Not trained yet: run \`sextant ranker train\` once the history has ${MIN_HISTORY_TASKS} tasks.`);
+        process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
+      } catch (err) {
+        if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
+        throw err;
+      } finally {
+        await ctx.close();
+      }
+    });
+
+  ranker
+    .command('train')
+    .description('Fit the ranker from the task history now (newest past tasks as queries, the files they touched as answers)')
+    .option('--workspace <slug>', 'workspace', 'default')
+    .option('--json', 'machine-readable output')
+    .action(async (opts: { workspace: string; json?: boolean }) => {
+      const ctx = await createCliContext(loadConfigOrExit());
+      try {
+        const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
+        let last = 0;
+        const status = await ctx.get(RankerTrainingService).train(ws.id, {
+          onProgress: (p) => {
+            if (p.done === p.total || Date.now() - last > 2000) {
+              last = Date.now();
+              process.stderr.write(`Training: ${p.done}/${p.total} past tasks asked\n`);
+            }
+          },
+        });
+        process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
+      } catch (err) {
+        if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
+        throw err;
+      } finally {
+        await ctx.close();
+      }
+    });
+}
