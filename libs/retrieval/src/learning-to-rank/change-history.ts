@@ -25,9 +25,15 @@ export class ChangeHistory {
   /** Task positions per term of the tasks' texts (when texts were given). */
   private readonly postings = new Map<string, number[]>();
   private readonly meanChanges: number;
+  /** Query-term count of each task's text, and their mean (BM25 length normalisation). */
+  private readonly textLengths: number[] = [];
+  private readonly meanTextLength: number;
+  /** Term frequency per posting, parallel to `postings`. */
+  private readonly termCounts = new Map<string, number[]>();
 
   constructor(tasks: ReadonlyArray<{ files: readonly string[]; text?: string }>) {
     let touches = 0;
+    let textTotal = 0;
     tasks.forEach((t, position) => {
       const files = [...new Set(t.files)];
       this.taskFiles.push(files);
@@ -37,16 +43,25 @@ export class ChangeHistory {
         if (list) list.push(position);
         else this.positions.set(path, [position]);
       }
-      if (t.text) {
-        for (const term of new Set(tokenize(t.text.slice(0, PROFILE_TEXT_CHARS), { removeStopWords: true }))) {
-          const list = this.postings.get(term);
-          if (list) list.push(position);
-          else this.postings.set(term, [position]);
+      const tokens = t.text ? tokenize(t.text.slice(0, PROFILE_TEXT_CHARS), { removeStopWords: true }) : [];
+      this.textLengths.push(tokens.length);
+      textTotal += tokens.length;
+      const tf = new Map<string, number>();
+      for (const term of tokens) tf.set(term, (tf.get(term) ?? 0) + 1);
+      for (const [term, count] of tf) {
+        const list = this.postings.get(term);
+        if (list) {
+          list.push(position);
+          this.termCounts.get(term)!.push(count);
+        } else {
+          this.postings.set(term, [position]);
+          this.termCounts.set(term, [count]);
         }
       }
     });
     this.size = tasks.length;
     this.meanChanges = this.positions.size ? touches / this.positions.size : 1;
+    this.meanTextLength = tasks.length ? Math.max(1, textTotal / tasks.length) : 1;
   }
 
   /**
@@ -78,6 +93,33 @@ export class ChangeHistory {
       }
     }
     return scores;
+  }
+
+  /**
+   * Plain BM25 over the texts of the tasks before `before`, OR of the terms: the files of the
+   * best `depth` tasks in order of first appearance (the task leg of the BM25 baseline,
+   * asked at a point in the history).
+   */
+  taskBm25Files(terms: Iterable<string>, before: number = this.size, depth = 100): string[] {
+    const n = Math.max(1, Math.min(before, this.size));
+    const scores = new Map<number, number>();
+    for (const term of new Set(terms)) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const counts = this.termCounts.get(term)!;
+      const end = lowerBound(list, before);
+      if (end === 0) continue;
+      const idf = Math.log(1 + (n - end + 0.5) / (end + 0.5));
+      for (let i = Math.max(0, end - 5 * MAX_POSTINGS_PER_TERM); i < end; i++) {
+        const tf = counts[i];
+        const len = this.textLengths[list[i]];
+        scores.set(list[i], (scores.get(list[i]) ?? 0) + (idf * tf * (PROFILE_K1 + 1)) / (tf + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanTextLength)));
+      }
+    }
+    const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, depth);
+    const files = new Set<string>();
+    for (const [position] of top) for (const f of this.taskFiles[position]) files.add(f);
+    return [...files];
   }
 
   /** Share of `partner`'s changes before `before` that also changed `path` (0 when the partner never changed). */

@@ -1,3 +1,4 @@
 export * from './change-history';
 export * from './ranking-features';
 export * from './linear-ranker';
+export * from './file-term-index';

@@ -46,8 +46,8 @@ describe('ChangeHistory', () => {
   });
 });
 
-const evidence = (over: Partial<CandidateEvidence>): CandidateEvidence => ({ path: 'src/x.py', sources: {}, fusedRank: 1, fusedScore: 1, prior: 1, relatedTasks: 0, profileScore: 0, profileRank: 0, coChange: 0, ...over });
-const context = { terms: queryTermSet('session cookie refresh'), sourceMax: { 'file.dense': 0.8 }, topFusedScore: 2, history: new ChangeHistory([{ files: ['src/auth/session.py'] }]), position: 1, profileMax: 4 };
+const evidence = (over: Partial<CandidateEvidence>): CandidateEvidence => ({ path: 'src/x.py', sources: {}, fusedRank: 1, fusedScore: 1, prior: 1, relatedTasks: 0, profileScore: 0, profileRank: 0, coChange: 0, fileBm25Rank: 0, fileBm25Score: 0, taskBm25Rank: 0, ...over });
+const context = { terms: queryTermSet('session cookie refresh'), sourceMax: { 'file.dense': 0.8 }, topFusedScore: 2, history: new ChangeHistory([{ files: ['src/auth/session.py'] }]), position: 1, profileMax: 4, fileBm25Max: 0 };
 
 describe('candidateFeatures', () => {
   it('fills every named feature in order', () => {

@@ -23,6 +23,10 @@ export const FEATURE_NAMES: readonly string[] = [
   'history.profile',
   'history.profile_rr',
   'cochange.top',
+  'bm25.file.rr',
+  'bm25.file.score',
+  'bm25.task.rr',
+  'bm25.rrf',
   'kind.test',
   'kind.doc',
   'prior',
@@ -45,6 +49,10 @@ export interface CandidateEvidence {
   profileRank: number;
   /** Largest co-change share with the top fused files. */
   coChange: number;
+  /** Whole-file BM25 rank (0 = not found) and score; rank among the files of BM25-matched past tasks. */
+  fileBm25Rank: number;
+  fileBm25Score: number;
+  taskBm25Rank: number;
 }
 
 /** What is shared by every candidate of one query. */
@@ -59,6 +67,8 @@ export interface QueryFeatureContext {
   position: number;
   /** Best history-profile score of this query (normalises `history.profile`). */
   profileMax: number;
+  /** Best whole-file BM25 score of this query. */
+  fileBm25Max: number;
 }
 
 /** Tasks over which a file's last change fades to 1/e in `history.recency`. */
@@ -108,6 +118,11 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext):
   x[i++] = q.profileMax > 0 ? c.profileScore / q.profileMax : 0;
   x[i++] = c.profileRank > 0 ? 1 / c.profileRank : 0;
   x[i++] = c.coChange;
+  x[i++] = c.fileBm25Rank > 0 ? 1 / c.fileBm25Rank : 0;
+  x[i++] = q.fileBm25Max > 0 ? c.fileBm25Score / q.fileBm25Max : 0;
+  x[i++] = c.taskBm25Rank > 0 ? 1 / c.taskBm25Rank : 0;
+  // The plain BM25 + RRF baseline's own score (k = 60), scaled so rank 1 in both legs is 1.
+  x[i++] = (30 * ((c.fileBm25Rank > 0 ? 1 / (60 + c.fileBm25Rank) : 0) + (c.taskBm25Rank > 0 ? 1 / (60 + c.taskBm25Rank) : 0)));
   x[i++] = TEST_PATH.test(c.path) ? 1 : 0;
   x[i++] = DOC_PATH.test(c.path) ? 1 : 0;
   x[i++] = c.prior;

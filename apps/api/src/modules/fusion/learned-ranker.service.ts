@@ -4,10 +4,19 @@ import { OnEvent } from '@nestjs/event-emitter';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { RankerStatus } from '@sextant/contracts';
-import { ChangeHistory, type LinearRankerModel } from '@sextant/retrieval';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ChangeHistory, FileTermIndex, type LinearRankerModel } from '@sextant/retrieval';
+import { FilesRepository } from '../indexing/repositories/files.repository';
+import { RepositoriesRepository } from '../indexing/repositories/repositories.repository';
+import { IndexEvents } from '../indexing/services/indexing.tokens';
 import { TASKS_CHANGED } from '../task-history/task-history.service';
 import { TasksRepository } from '../task-history/tasks.repository';
 import { RankerModelEntity } from './ranker-model.entity';
+
+/** Workspaces with more indexed files than this get no whole-file BM25 feature (memory and build time stay bounded). */
+export const MAX_FILE_INDEX_FILES = 20_000;
+const MAX_FILE_INDEX_BYTES = 1024 * 1024;
 
 /** The model that ranks a workspace's default searches. */
 export interface ActiveRanker {
@@ -32,11 +41,54 @@ export interface RankerReport {
 export class LearnedRankerService {
   private readonly active = new Map<string, Promise<ActiveRanker | null>>();
   private readonly histories = new Map<string, Promise<ChangeHistory>>();
+  private readonly fileIndexes = new Map<string, Promise<FileTermIndex | null>>();
 
   constructor(
     @InjectRepository(RankerModelEntity) private readonly rows: Repository<RankerModelEntity>,
     private readonly tasks: TasksRepository,
+    private readonly files: FilesRepository,
+    private readonly repos: RepositoriesRepository,
   ) {}
+
+  @OnEvent(IndexEvents.Done)
+  onIndexDone(event: { workspace_id?: string }): void {
+    if (event.workspace_id) this.fileIndexes.delete(event.workspace_id);
+  }
+
+  /**
+   * Whole-file BM25 over the workspace's indexed files, read from their repositories (null
+   * for workspaces over {@link MAX_FILE_INDEX_FILES} files: the feature is then absent).
+   * Rebuilt after each index job.
+   */
+  fileIndex(workspaceId: string): Promise<FileTermIndex | null> {
+    let hit = this.fileIndexes.get(workspaceId);
+    if (!hit) {
+      hit = this.buildFileIndex(workspaceId);
+      hit.catch(() => this.fileIndexes.delete(workspaceId));
+      this.fileIndexes.set(workspaceId, hit);
+    }
+    return hit;
+  }
+
+  private async buildFileIndex(workspaceId: string): Promise<FileTermIndex | null> {
+    const rows = await this.files.listIndexed(workspaceId);
+    if (rows.length > MAX_FILE_INDEX_FILES) return null;
+    const roots = new Map((await this.repos.list(workspaceId)).map((r) => [r.id, r.rootPath]));
+    const docs: Array<{ path: string; text: string }> = [];
+    for (const row of rows) {
+      const root = roots.get(row.repositoryId);
+      if (!root) continue;
+      const file = join(root, row.path);
+      try {
+        // Only term statistics are kept; the text itself never leaves this function.
+        if ((await stat(file)).size > MAX_FILE_INDEX_BYTES) continue;
+        docs.push({ path: row.path, text: await readFile(file, 'utf8') });
+      } catch {
+        // Deleted since it was indexed: the next index job drops it anyway.
+      }
+    }
+    return new FileTermIndex(docs);
+  }
 
   @OnEvent(TASKS_CHANGED)
   onTasksChanged(event: { workspaceId?: string }): void {

@@ -34,7 +34,7 @@ import { STRUCTURAL_PRIORS } from './structural-priors.provider';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
 /** Similar tasks considered per task source. */
-const TASK_DEPTH = 40;
+const TASK_DEPTH = Number(process.env.LAB_TASKDEPTH ?? 40);
 const SNIPPET_LINES = 12;
 /** Queries with more distinct terms than this (issue reports, logs) are keyword-searched with their strongest terms, OR-ed. */
 export const LONG_QUERY_TERMS = 32;
@@ -90,9 +90,12 @@ export interface RankingCandidate {
 }
 
 /** Candidates the learned ranker re-orders (the rest keep their fused order below them). */
-export const RANKER_DEPTH = 200;
+export const RANKER_DEPTH = Number(process.env.LAB_DEPTH ?? 200);
 /** Files added to the ranker's candidates for their history profile alone. */
-export const PROFILE_CANDIDATES = 20;
+export const PROFILE_CANDIDATES = Number(process.env.LAB_PROFILE ?? 20);
+/** Depth of the ranker's own whole-file and task BM25 lists, and how many of each join the candidates. */
+export const BM25_DEPTH = 100;
+export const BM25_CANDIDATES = Number(process.env.LAB_BM25C ?? 20);
 
 interface SourceOutcome {
   source: SearchSource;
@@ -377,14 +380,23 @@ export class SearchService {
     repoIds: ReadonlySet<string>,
     position: number | null,
   ): Promise<{ candidates: RankedFile[]; features: Float64Array[] }> {
-    const history = await this.ranker.history(workspaceId);
+    const [history, fileIndex] = await Promise.all([this.ranker.history(workspaceId), this.ranker.fileIndex(workspaceId)]);
     const at = position ?? history.size;
     const terms = queryTermSet(plan.keywordQuery);
     const profile = history.profileScores(terms, at);
     const profileRank = new Map([...profile.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([path], i) => [path, i + 1]));
+    const fileBm25 = fileIndex?.search(terms, BM25_DEPTH) ?? [];
+    const fileBm25Rank = new Map(fileBm25.map((f, i) => [f.path, { rank: i + 1, score: f.score }]));
+    const taskBm25Rank = new Map(history.taskBm25Files(terms, at, BM25_DEPTH).slice(0, BM25_DEPTH).map((p, i) => [p, i + 1]));
     const candidates = [...head];
     const present = new Set(head.map((f) => f.path));
-    const extra = [...profileRank.keys()].filter((p) => !present.has(p)).slice(0, PROFILE_CANDIDATES);
+    const extra = [
+      ...new Set([
+        ...[...profileRank.keys()].slice(0, PROFILE_CANDIDATES),
+        ...fileBm25.slice(0, BM25_CANDIDATES).map((f) => f.path),
+        ...[...taskBm25Rank.keys()].slice(0, BM25_CANDIDATES),
+      ]),
+    ].filter((p) => !present.has(p));
     if (extra.length) {
       const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId));
       const wanted = filter.repoIds?.length ? new Set(filter.repoIds) : repoIds;
@@ -396,7 +408,7 @@ export class SearchService {
     const sourceMax: Partial<Record<string, number>> = {};
     for (const [source, o] of outcomes) sourceMax[source] = (o.result?.files ?? []).reduce((m, f) => Math.max(m, f.score), 0);
     const profileMax = profile.size ? Math.max(...profile.values()) : 0;
-    const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax };
+    const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax, fileBm25Max: fileBm25[0]?.score ?? 0 };
     const partners = head.slice(0, 3).map((f) => f.path);
     const features = candidates.map((f, i) => {
       const sources: CandidateEvidence['sources'] = {};
@@ -405,7 +417,7 @@ export class SearchService {
       for (const s of ['task.dense', 'task.keyword'] as const) relatedTasks = Math.max(relatedTasks, outcomes.get(s)?.relatedTasks?.get(f.id)?.length ?? 0);
       const coChange = partners.reduce((m, p) => Math.max(m, history.coChange(f.path, p, at)), 0);
       return candidateFeatures(
-        { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.get(f.path) ?? 0, profileRank: profileRank.get(f.path) ?? 0, coChange },
+        { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.get(f.path) ?? 0, profileRank: profileRank.get(f.path) ?? 0, coChange, fileBm25Rank: fileBm25Rank.get(f.path)?.rank ?? 0, fileBm25Score: fileBm25Rank.get(f.path)?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0 },
         context,
       );
     });
