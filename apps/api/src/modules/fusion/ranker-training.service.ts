@@ -13,7 +13,7 @@ export const MIN_HISTORY_TASKS = 100;
 /** Usable held-out tasks (1..MAX_LABEL_FILES indexed files) needed to fit one. */
 export const MIN_EXAMPLES = 40;
 /** The newest this-many usable tasks become training queries. */
-export const MAX_EXAMPLES = Number(process.env.LAB_EX ?? 400);
+export const MAX_EXAMPLES = 400;
 /** Tasks touching more files than this are refactors, not answers to a question. */
 export const MAX_LABEL_FILES = 15;
 /**
@@ -21,7 +21,7 @@ export const MAX_LABEL_FILES = 15;
  * at most a tenth of their position): real queries come some time after the last imported
  * task, so "changed in the very last task" must not be learned as near-proof.
  */
-export const HISTORY_GAP = Number(process.env.LAB_GAP ?? 100);
+export const HISTORY_GAP = 100;
 /** Share of the newest examples held out to decide whether the ranker beats fusion. */
 export const VALIDATION_SHARE = 0.25;
 /** The history must grow by this share since the last fit before tasks trigger a refit. */

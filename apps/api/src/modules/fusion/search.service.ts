@@ -34,7 +34,7 @@ import { STRUCTURAL_PRIORS } from './structural-priors.provider';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
 /** Similar tasks considered per task source. */
-const TASK_DEPTH = Number(process.env.LAB_TASKDEPTH ?? 40);
+const TASK_DEPTH = 40;
 const SNIPPET_LINES = 12;
 /** Queries with more distinct terms than this (issue reports, logs) are keyword-searched with their strongest terms, OR-ed. */
 export const LONG_QUERY_TERMS = 32;
@@ -90,12 +90,12 @@ export interface RankingCandidate {
 }
 
 /** Candidates the learned ranker re-orders (the rest keep their fused order below them). */
-export const RANKER_DEPTH = Number(process.env.LAB_DEPTH ?? 200);
+export const RANKER_DEPTH = 50;
 /** Files added to the ranker's candidates for their history profile alone. */
-export const PROFILE_CANDIDATES = Number(process.env.LAB_PROFILE ?? 20);
+export const PROFILE_CANDIDATES = 20;
 /** Depth of the ranker's own whole-file and task BM25 lists, and how many of each join the candidates. */
 export const BM25_DEPTH = 100;
-export const BM25_CANDIDATES = Number(process.env.LAB_BM25C ?? 20);
+export const BM25_CANDIDATES = 20;
 
 interface SourceOutcome {
   source: SearchSource;
