@@ -10,12 +10,14 @@ import type { AppConfig } from './config/config.schema';
 import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { SextantIoAdapter } from './modules/realtime/socket-io.adapter';
+import { secureDataDir } from './storage/data-dir';
 
 /**
  * Builds the HTTP app (not yet listening). Used by `sextant serve` and by e2e tests,
  * so tests exercise exactly what users run.
  */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  secureDataDir(config.storage.dataDir);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   app.useWebSocketAdapter(new SextantIoAdapter(app, config));

@@ -3,6 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config/config.schema';
+import { secureDataDir } from '../storage/data-dir';
 
 /**
  * The same modules and services as the server, without HTTP: CLI commands are thin
@@ -10,6 +11,7 @@ import type { AppConfig } from '../config/config.schema';
  * unless LOG_LEVEL says otherwise), so stdout carries only the command's output.
  */
 export async function createCliContext(config: AppConfig): Promise<INestApplicationContext> {
+  secureDataDir(config.storage.dataDir);
   const cliConfig: AppConfig = { ...config, log: { level: process.env.LOG_LEVEL ? config.log.level : 'warn', toStderr: true } };
   const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(cliConfig), { bufferLogs: true, abortOnError: false });
   ctx.useLogger(ctx.get(Logger));

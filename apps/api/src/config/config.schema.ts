@@ -35,6 +35,10 @@ export const envSchema = z.object({
   EMBEDDINGS_MODEL: z.string().min(1).optional(),
   EMBEDDINGS_DIM: z.coerce.number().int().min(8).max(8192).optional(),
   SEXTANT_ALLOWED_ROOTS: z.string().optional(),
+  /** Hosts (names or addresses) network clones may reach even when they resolve to loopback or private addresses. */
+  SEXTANT_CLONE_ALLOWED_HOSTS: z.string().optional(),
+  /** Let several workspaces register the same local directory (default: a directory belongs to one workspace). */
+  SEXTANT_ALLOW_SHARED_PATHS: boolish,
   SEXTANT_REPO: z.string().optional(),
   SEXTANT_AUTH: z.enum(['auto', 'required']).default('auto'),
   SEXTANT_CORS_ORIGINS: z.string().optional(),
@@ -69,7 +73,7 @@ export interface AppConfig {
   embeddings:
     | { provider: 'hash'; model: string; dimensions: number }
     | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string };
-  indexing: { allowedRoots: string[]; defaultRepo?: string; maxFileBytes: number; watchDefault: boolean };
+  indexing: { allowedRoots: string[]; defaultRepo?: string; maxFileBytes: number; watchDefault: boolean; cloneAllowedHosts: string[]; allowSharedPaths: boolean };
   auth: { mode: 'auto' | 'required' };
   /** `POST /mcp`: DNS-rebinding protection (Host/Origin allow-lists) and the request body limit. */
   mcp: { allowedHosts: string[]; allowedOrigins: string[]; bodyLimitBytes: number };
@@ -154,6 +158,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       defaultRepo: e.SEXTANT_REPO ? path.resolve(cwd, e.SEXTANT_REPO) : undefined,
       maxFileBytes: e.SEXTANT_MAX_FILE_BYTES,
       watchDefault: e.SEXTANT_WATCH ?? false,
+      cloneAllowedHosts: splitList(e.SEXTANT_CLONE_ALLOWED_HOSTS).map((h) => h.toLowerCase()),
+      allowSharedPaths: e.SEXTANT_ALLOW_SHARED_PATHS ?? false,
     },
     auth: { mode: e.SEXTANT_AUTH },
     mcp: {

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { MAX_TOP_K } from '@sextant/contracts';
+import { runGitOutside } from '@sextant/indexer';
 import { makeDataset, readDataset, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
 import { DomainError } from '../../common/domain-error';
 import { BASELINE_LEGS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
@@ -71,7 +70,7 @@ export function registerEval(program: Command): void {
         cloneDir = mkdtempSync(join(tmpdir(), 'sextant-eval-clone-'));
         err(`Cloning ${opts.git} …`);
         try {
-          await promisify(execFile)('git', ['clone', '--quiet', '--bare', '--', opts.git, cloneDir], { maxBuffer: 16 * 1024 * 1024 });
+          await runGitOutside(['clone', '--quiet', '--bare', '--', opts.git, cloneDir], { maxBuffer: 16 * 1024 * 1024 });
         } catch (e) {
           rmSync(cloneDir, { recursive: true, force: true });
           fail(`cannot clone ${opts.git}: ${(e as Error).message.split('\n')[0]}`, ExitCode.BadInput);

@@ -18,6 +18,11 @@ export class RepositoriesRepository {
     return this.rows.findOne({ where: { workspaceId, name } });
   }
 
+  /** Every registered local root with its workspace: the one cross-workspace read, for the shared-directory rule. */
+  listAllRoots(): Promise<Array<Pick<RepositoryEntity, 'workspaceId' | 'rootPath'>>> {
+    return this.rows.find({ select: ['workspaceId', 'rootPath'] });
+  }
+
   findByRoot(workspaceId: string, rootPath: string): Promise<RepositoryEntity | null> {
     return this.rows.findOne({ where: { workspaceId, rootPath } });
   }

@@ -1,7 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail } from '@sextant/contracts';
+import { isSecretFileName } from '@sextant/indexer';
 import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config.schema';
@@ -13,7 +15,8 @@ import { IndexJobsRepository } from '../repositories/index-jobs.repository';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
 import { IndexJobRunner, SHUTDOWN } from './index-job.runner';
 import { mapIndexJob } from './job-mapper';
-import { cloneRepository, defaultRepositoryName, resolveAllowedPath, validateGitUrl } from './repository-location';
+import { checkNetworkTarget, parseCloneTarget } from './clone-target';
+import { cloneRepository, defaultRepositoryName, isWithin, resolveAllowedPath, validateGitUrl, type CloneOptions } from './repository-location';
 
 export const mapRepository = (r: RepositoryEntity): Repository => ({
   id: r.id,
@@ -59,18 +62,26 @@ export class IndexingService {
     let rootPath: string;
     let gitUrl: string | null = null;
     let name = req.name;
+    let pin: CloneOptions['pin'];
     if (req.path) {
-      rootPath = resolveAllowedPath(req.path, this.config.indexing.allowedRoots);
-      const same = await this.repos.findByRoot(workspaceId, rootPath);
-      if (same) throw new DomainError(DomainErrorCode.Conflict, `${rootPath} is already registered as "${same.name}"`, { repository_id: same.id });
+      rootPath = await this.checkLocalRoot(workspaceId, req.path);
       name ??= defaultRepositoryName(rootPath);
     } else {
       gitUrl = validateGitUrl(req.git_url!);
+      const target = parseCloneTarget(gitUrl);
+      if (target.kind === 'file') {
+        // file:// reads this machine: the same rules as a local path.
+        const local = await this.checkLocalRoot(workspaceId, target.path);
+        gitUrl = pathToFileURL(local).href;
+      } else {
+        const address = await checkNetworkTarget(target, this.config.indexing.cloneAllowedHosts);
+        if (address && (target.protocol === 'https' || target.protocol === 'http')) pin = { host: target.host, port: target.port, address };
+      }
       name ??= defaultRepositoryName(gitUrl);
       rootPath = path.join(this.config.storage.dataDir, 'clones', workspaceId, `${defaultRepositoryName(gitUrl)}-${Date.now().toString(36)}`);
     }
     name = await this.uniqueName(workspaceId, name);
-    if (gitUrl) await cloneRepository(gitUrl, rootPath);
+    if (gitUrl) await cloneRepository(gitUrl, rootPath, { pin, isForbidden: isSecretFileName });
     try {
       const row = await this.repos.create(workspaceId, { name, rootPath, gitUrl, watch: req.watch ?? false });
       return mapRepository(row);
@@ -78,6 +89,28 @@ export class IndexingService {
       if (gitUrl) fs.rmSync(rootPath, { recursive: true, force: true });
       throw err;
     }
+  }
+
+  /**
+   * A local directory a workspace may register: under the allowed roots, not the data
+   * directory (clones included) nor a folder holding it, not registered in this workspace,
+   * and not another workspace's unless SEXTANT_ALLOW_SHARED_PATHS says directories may be shared.
+   */
+  private async checkLocalRoot(workspaceId: string, input: string): Promise<string> {
+    const rootPath = resolveAllowedPath(input, this.config.indexing.allowedRoots);
+    const dataDir = fs.existsSync(this.config.storage.dataDir) ? fs.realpathSync(this.config.storage.dataDir) : path.resolve(this.config.storage.dataDir);
+    if (isWithin(rootPath, dataDir) || isWithin(dataDir, rootPath)) {
+      throw new DomainError(DomainErrorCode.PathNotAllowed, `${input} is (or contains) Sextant's data directory; it cannot be indexed`, { path: input });
+    }
+    const same = await this.repos.findByRoot(workspaceId, rootPath);
+    if (same) throw new DomainError(DomainErrorCode.Conflict, `${rootPath} is already registered as "${same.name}"`, { repository_id: same.id });
+    if (!this.config.indexing.allowSharedPaths) {
+      const other = (await this.repos.listAllRoots()).find((r) => r.workspaceId !== workspaceId && (isWithin(rootPath, r.rootPath) || isWithin(r.rootPath, rootPath)));
+      if (other) {
+        throw new DomainError(DomainErrorCode.Conflict, `${input} overlaps a directory another workspace has registered; an operator can allow shared directories with SEXTANT_ALLOW_SHARED_PATHS=true`, { path: input });
+      }
+    }
+    return rootPath;
   }
 
   async list(workspaceId: string): Promise<Repository[]> {

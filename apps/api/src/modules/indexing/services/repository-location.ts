@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
+import { GitCommandError, runGit, runGitOutside } from '@sextant/indexer';
 import { DomainError, DomainErrorCode } from '../../../common/domain-error';
-
-const execFileAsync = promisify(execFile);
 
 /**
  * Resolves a user-given local path to its real location and checks it lies under one of
@@ -48,26 +45,55 @@ export function validateGitUrl(url: string): string {
   return trimmed;
 }
 
+/** Options for {@link cloneRepository}. */
+export interface CloneOptions {
+  timeoutMs?: number;
+  /** For http(s) URLs: the address the host was checked at; git connects there and nowhere else. */
+  pin?: { host: string; port: number; address: string };
+  /** Repository-relative paths to delete after checkout (files discovery refuses to read: `.env`, keys). */
+  isForbidden?: (relativePath: string) => boolean;
+}
+
 /**
- * Clones with symlinks checked out as plain files and hooks disabled, so a hostile
- * repository can neither point outside the clone nor run code on our machine.
+ * Clones through the hardened git runner with symlinks checked out as plain files, no
+ * submodules and no hooks, so a hostile repository can neither point outside the clone nor
+ * run code on our machine; then deletes the files discovery would refuse to read, so
+ * secrets a repository carries never sit in the data directory.
  */
-export async function cloneRepository(url: string, destination: string, timeoutMs = 10 * 60_000): Promise<void> {
-  fs.mkdirSync(path.dirname(destination), { recursive: true });
+export async function cloneRepository(url: string, destination: string, options: CloneOptions = {}): Promise<void> {
+  const { timeoutMs = 10 * 60_000, pin, isForbidden } = options;
+  fs.mkdirSync(path.dirname(destination), { recursive: true, mode: 0o700 });
+  const pinArgs = pin ? ['-c', `http.curloptResolve=${pin.host}:${pin.port}:${pin.address.includes(':') ? `[${pin.address}]` : pin.address}`] : [];
   try {
-    await execFileAsync(
-      'git',
-      ['-c', 'core.symlinks=false', '-c', 'core.hooksPath=/dev/null', '-c', 'protocol.ext.allow=never', 'clone', '--quiet', '--no-recurse-submodules', '--', url, destination],
-      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'echo' } },
-    );
+    await runGitOutside([...pinArgs, '-c', 'core.symlinks=false', 'clone', '--quiet', '--no-recurse-submodules', '--template=', '--', url, destination], { timeoutMs, maxBuffer: 16 * 1024 * 1024 });
     // Keep the settings for later fetches too.
-    await execFileAsync('git', ['-C', destination, 'config', 'core.symlinks', 'false']);
-    await execFileAsync('git', ['-C', destination, 'config', 'core.hooksPath', '/dev/null']);
+    await runGit(destination, ['config', 'core.symlinks', 'false']);
+    await runGit(destination, ['config', 'core.hooksPath', '/dev/null']);
+    if (isForbidden) removeForbiddenFiles(destination, isForbidden);
   } catch (err) {
     fs.rmSync(destination, { recursive: true, force: true });
-    const stderr = (err as { stderr?: string }).stderr?.trim().split('\n').slice(-2).join(' ') ?? (err as Error).message;
+    const stderr = err instanceof GitCommandError ? err.stderr.trim().split('\n').slice(-2).join(' ') : (err as Error).message;
     throw new DomainError(DomainErrorCode.InvalidInput, `Could not clone ${url}: ${stderr || 'git clone failed'}`, { git_url: url });
   }
+}
+
+function removeForbiddenFiles(root: string, isForbidden: (relativePath: string) => boolean): void {
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name === '.git' && dir === root) continue;
+      const full = path.join(dir, entry.name);
+      const rel = path.relative(root, full).split(path.sep).join('/');
+      if (entry.isDirectory()) walk(full);
+      else if (isForbidden(rel)) fs.rmSync(full, { force: true });
+    }
+  };
+  walk(root);
+}
+
+/** Whether `inner` is `outer` or lies inside it (both already real paths). */
+export function isWithin(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** A readable default name: the directory or the URL's last segment without `.git`. */
