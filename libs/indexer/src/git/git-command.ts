@@ -63,38 +63,40 @@ export function hardenedGitEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Pr
 }
 
 /** `-c` pairs for every git invocation, plus the arguments a diff-printing subcommand needs. */
-function hardenedArgs(args: readonly string[], filterOverrides: readonly string[]): string[] {
-  const config = [...HARDENED_GIT_CONFIG, ...filterOverrides].flatMap((c) => ['-c', c]);
+function hardenedArgs(args: readonly string[], driverOverrides: readonly string[]): string[] {
+  const config = [...HARDENED_GIT_CONFIG, ...driverOverrides].flatMap((c) => ['-c', c]);
   const [sub, ...rest] = args;
   if (sub !== undefined && DIFF_COMMANDS.has(sub)) return [...config, sub, '--no-ext-diff', '--no-textconv', ...rest.filter((a) => a !== '--no-ext-diff' && a !== '--no-textconv')];
   return [...config, ...args];
 }
 
 /**
- * Clean/smudge/process filters a repository's config defines run whenever git converts a
- * work-tree file (status, diff against the work tree). They cannot be disabled wholesale,
- * so each driver the repository names is overridden with an empty command, which git skips.
+ * Programs a repository's config attaches to paths through `.gitattributes`: clean/smudge/
+ * process filters (run whenever git converts a work-tree file), diff textconv and external
+ * diff commands, merge drivers. They cannot be disabled wholesale, so each driver the
+ * repository names is overridden with an empty command, which git skips.
  */
-async function filterOverrides(repoPath: string): Promise<string[]> {
+const DRIVER_KEYS = '^(filter\\..*\\.(clean|smudge|process)|diff\\..*\\.(textconv|command)|merge\\..*\\.driver)$';
+
+async function driverOverrides(repoPath: string): Promise<string[]> {
   let out: Buffer;
   try {
-    out = await execGit(['-C', repoPath, ...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), 'config', '--null', '--name-only', '--get-regexp', '^filter\\..*\\.(clean|smudge|process)$'], {});
+    out = await execGit(['-C', repoPath, ...HARDENED_GIT_CONFIG.flatMap((c) => ['-c', c]), 'config', '--null', '--name-only', '--get-regexp', DRIVER_KEYS], {});
   } catch {
     return []; // no such keys (exit 1), or not a repository: the command itself will say so
   }
-  const drivers = new Set(
-    out
-      .toString('utf8')
-      .split('\0')
-      .filter(Boolean)
-      .map((key) => key.slice('filter.'.length, key.lastIndexOf('.'))),
-  );
-  return [...drivers].flatMap((d) => [`filter.${d}.clean=`, `filter.${d}.smudge=`, `filter.${d}.process=`, `filter.${d}.required=false`]);
+  const keys = new Set(out.toString('utf8').split('\0').filter(Boolean));
+  const overrides: string[] = [];
+  for (const key of keys) {
+    overrides.push(`${key}=`);
+    if (key.startsWith('filter.')) overrides.push(`${key.slice(0, key.lastIndexOf('.'))}.required=false`);
+  }
+  return overrides;
 }
 
 /**
  * Runs `git -C <repoPath> <args>` without a shell, hardened against the repository it reads
- * ({@link HARDENED_GIT_CONFIG}, {@link hardenedGitEnv}, filter drivers neutralised), and
+ * ({@link HARDENED_GIT_CONFIG}, {@link hardenedGitEnv}, filter, diff and merge drivers neutralised), and
  * resolves with stdout as UTF-8. Every git invocation in Sextant goes through here or
  * {@link runGitOutside}.
  *
@@ -112,7 +114,7 @@ export async function runGit(repoPath: string, args: readonly string[], options:
  * const blob = await runGitBuffer('/repo', ['cat-file', 'blob', sha]);
  */
 export async function runGitBuffer(repoPath: string, args: readonly string[], options: RunGitOptions = {}): Promise<Buffer> {
-  const overrides = await filterOverrides(repoPath);
+  const overrides = await driverOverrides(repoPath);
   return execGit(['-C', repoPath, ...hardenedArgs(args, overrides)], options, args);
 }
 
