@@ -71,4 +71,25 @@ describe('task import from JSONL and CSV (real app)', () => {
     expect(found.body.tasks.map((x: { title: string }) => x.title)).toContain('Rotate [REDACTED] after the leak');
     expect(found.text).not.toContain(token);
   });
+  it('a CSV date nobody can read is an error on its line; the other rows and their dates are kept', async () => {
+    const csv = ['id,title,files,created_at', 'D-1,Fix rounding,src/money.ts,2024-03-01 10:00', 'D-2,Fix totals,src/total.ts,not-a-date', 'D-3,Fix tax,src/tax.ts,2024-03-02T08:00:00+02:00'].join('\n');
+    const res = await importFile({ format: 'csv', content: csv, source: 'csv-dates', columns: { id: 'id', title: 'title', files: 'files', created_at: 'created_at' } }).expect(201);
+    const result = TaskImportResultSchema.parse(res.body);
+    expect(result).toMatchObject({ imported: 2, skipped: 1 });
+    expect(result.errors).toEqual([expect.objectContaining({ line: 3, id: 'D-2', message: expect.stringMatching(/created_at/) })]);
+    const tasks = (await request(t.app.getHttpServer()).get('/v1/tasks').query({ source: 'csv-dates' }).expect(200)).body.tasks as Array<{ external_id: string; created_at: string }>;
+    expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.created_at]))).toEqual({ 'D-1': new Date('2024-03-01 10:00').toISOString(), 'D-3': '2024-03-02T06:00:00.000Z' });
+  });
+
+  it('a duplicate id in one bulk POST or file is a line error, not a 500; the first copy is stored', async () => {
+    const bulk = await request(t.app.getHttpServer())
+      .post('/v1/tasks')
+      .send({ tasks: [{ id: 'U-1', title: 'First copy', source: 'dup-test' }, { id: 'U-2', title: 'Other', source: 'dup-test' }, { id: 'U-1', title: 'Second copy', source: 'dup-test' }] });
+    expect(bulk.status).toBe(201);
+    expect(TaskImportResultSchema.parse(bulk.body)).toMatchObject({ imported: 2, skipped: 1, errors: [expect.objectContaining({ line: 3, id: 'U-1', message: expect.stringMatching(/duplicate id/) })] });
+    const content = [JSON.stringify({ id: 'U-3', title: 'Once' }), '', JSON.stringify({ id: 'U-3', title: 'Twice' })].join('\n');
+    const file = await importFile({ format: 'jsonl', content, source: 'dup-test' }).expect(201);
+    expect(file.body).toMatchObject({ imported: 1, skipped: 1, errors: [expect.objectContaining({ line: 3, id: 'U-3' })] });
+    expect((await listed('dup-test')).map((x) => x.title).sort()).toEqual(['First copy', 'Once', 'Other']);
+  });
 });

@@ -17,7 +17,9 @@ export interface ReadCommitHistoryOptions {
 
 const RECORD = '\x1e';
 const FIELD = '\x1f';
-const FORMAT = `${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%aI${FIELD}%B${FIELD}`;
+// Author time as Unix seconds: the stored zone offset is whatever the committer's tool
+// wrote (`+51800` exists in the wild) and `%aI` would pass it on as an invalid date.
+const FORMAT = `${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
 
 /**
  * Reads commits with their changed files (renames detected with `-M`), newest first in
@@ -47,7 +49,7 @@ export function parseGitLog(out: string): GitCommit[] {
     if (!record.trim()) continue;
     const fields = record.split(FIELD);
     if (fields.length < 7) throw new Error(`Unparseable git log record: ${JSON.stringify(record.slice(0, 120))}`);
-    const [sha, parents, authorName, authorEmail, date] = fields;
+    const [sha, parents, authorName, authorEmail, authorTime] = fields;
     // The message sits between the 5th separator and the last one; paths follow the last.
     const message = fields.slice(5, -1).join(FIELD);
     const nameStatus = fields[fields.length - 1];
@@ -59,13 +61,19 @@ export function parseGitLog(out: string): GitCommit[] {
       parents: parents.split(' ').filter(Boolean),
       authorName,
       authorEmail,
-      date,
+      date: unixToIso(authorTime),
       subject,
       body,
       files: parseNameStatus(nameStatus),
     });
   }
   return commits;
+}
+
+/** Unix seconds as an ISO-8601 UTC date; the epoch when git printed nothing usable. */
+function unixToIso(seconds: string): string {
+  const ms = Number(seconds) * 1000;
+  return new Date(Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : 0).toISOString();
 }
 
 /** Parses NUL-separated `--name-status -z` output: `M\0path\0R100\0old\0new\0...`. */

@@ -15,7 +15,7 @@ export interface GitCommit {
   parents: string[];
   authorName: string;
   authorEmail: string;
-  /** Author date, strict ISO 8601 with offset (`2023-04-01T12:00:00+02:00`). */
+  /** Author date as ISO 8601 in UTC (`2023-04-01T10:00:00.000Z`), whatever zone the commit recorded. */
   date: string;
   /** First line of the message. */
   subject: string;

@@ -44,6 +44,12 @@ export interface CsvColumnMapping {
   filesSeparator?: string;
 }
 
+/** A CSV date in any form `Date` reads, as ISO; anything else is passed on as written so validation reports it on its line. */
+function csvDate(value: string): string {
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
 /**
  * Task history: stores tasks relationally and indexes them (dense + BM25) in the
  * TaskIndex, so a query finds similar past work and, through it, the files that work touched.
@@ -63,11 +69,22 @@ export class TaskHistoryService {
   async importTasks(workspaceId: string, inputs: unknown[], defaults: { source?: string; repositoryId?: string } = {}): Promise<TaskImportResult> {
     const result: TaskImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
     const valid: ParsedTaskInput[] = [];
+    const firstLine = new Map<string, number>();
     inputs.forEach((raw, i) => {
       const withDefaults = raw && typeof raw === 'object' ? { ...(defaults.source ? { source: defaults.source } : {}), ...(defaults.repositoryId ? { repository_id: defaults.repositoryId } : {}), ...raw } : raw;
       const parsed = TaskInputSchema.safeParse(withDefaults);
-      if (parsed.success) valid.push(parsed.data);
-      else {
+      if (parsed.success) {
+        // One upsert per task: a second copy in the same import would collide with the first.
+        const key = `${parsed.data.source}\0${parsed.data.id}`;
+        const first = firstLine.get(key);
+        if (first !== undefined) {
+          result.skipped++;
+          result.errors.push({ line: i + 1, id: parsed.data.id, message: `duplicate id "${parsed.data.id}" earlier in this import; this copy was skipped` });
+          return;
+        }
+        firstLine.set(key, i + 1);
+        valid.push(parsed.data);
+      } else {
         result.skipped++;
         result.errors.push({ line: i + 1, id: (raw as { id?: string })?.id, message: parsed.error.issues.map((x) => `${x.path.join('.') || '(task)'}: ${x.message}`).join('; ') });
       }
@@ -146,7 +163,7 @@ export class TaskHistoryService {
       ...(mapping.body ? { body: r[mapping.body] ?? '' } : {}),
       files: mapping.files ? split(r[mapping.files] ?? '').map((f) => f.trim()).filter(Boolean) : [],
       ...(mapping.status && r[mapping.status] ? { status: r[mapping.status] } : {}),
-      ...(mapping.created_at && r[mapping.created_at] ? { created_at: new Date(r[mapping.created_at]).toISOString() } : {}),
+      ...(mapping.created_at && r[mapping.created_at] ? { created_at: csvDate(r[mapping.created_at]) } : {}),
     }));
     const result = await this.importTasks(workspaceId, items, defaults);
     for (const e of result.errors) if (e.line !== undefined) e.line += 1; // header row
