@@ -46,6 +46,24 @@ describe('rate limits (in memory)', () => {
     expect(statuses.slice(LIMIT)).toEqual([429, 429]);
   });
 
+  it('counts every call of an MCP JSON-RPC batch, so batching cannot multiply the budget', async () => {
+    const http = request(t.app.getHttpServer());
+    const { key } = await createKey(t, 'default', 'reader', 'batcher');
+    const batch = (n: number, from: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: from + i, method: 'tools/list', params: {} }));
+    const post = (body: unknown) => http.post('/mcp').set(bearer(key)).set('Accept', 'application/json, text/event-stream').set('Content-Type', 'application/json').send(JSON.stringify(body));
+    const first = await post(batch(3, 1));
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(3);
+    const second = await post(batch(3, 10)); // 3 + 3 calls > 5
+    expect(second.status).toBe(429);
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    expect(second.body.error.message).toMatch(/Rate limit exceeded.*batch counts each/);
+    await http.get('/v1/repos').set(bearer(key)).expect(429); // one budget with REST
+    const fresh = await createKey(t, 'default', 'reader', 'big-batch');
+    const big = await http.post('/mcp').set(bearer(fresh.key)).set('Accept', 'application/json, text/event-stream').set('Content-Type', 'application/json').send(JSON.stringify(batch(100, 1)));
+    expect(big.status).toBe(429);
+  });
+
   it('does not limit health checks and metrics', async () => {
     const http = request(t.app.getHttpServer());
     for (let i = 0; i < LIMIT * 2; i++) await http.get('/health').expect(200);

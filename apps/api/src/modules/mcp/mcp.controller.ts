@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import type { RequestWithAuth } from '../auth/auth-context';
+import { CallerRateLimit } from '../auth/caller-rate-limit';
 import { Public } from '../auth/role.decorator';
 import { McpServerFactory } from './mcp-server.factory';
 import { sendJsonRpcError } from './mcp-request.middleware';
@@ -19,11 +20,24 @@ import { sendJsonRpcError } from './mcp-request.middleware';
 export class McpController {
   private readonly logger = new Logger('Mcp');
 
-  constructor(private readonly servers: McpServerFactory) {}
+  constructor(
+    private readonly servers: McpServerFactory,
+    private readonly rateLimit: CallerRateLimit,
+  ) {}
 
   @Post()
   async handle(@Req() req: Request & RequestWithAuth, @Res() res: Response): Promise<void> {
     if (!req.auth) return sendJsonRpcError(res, 401, 'Not authenticated');
+    // The guard counted the HTTP request; a JSON-RPC batch is that many calls, each counted.
+    if (Array.isArray(req.body)) {
+      for (let extra = 1; extra < req.body.length; extra++) {
+        const retryAfterS = await this.rateLimit.consume(req.auth, req.ip ?? '');
+        if (retryAfterS !== null) {
+          res.setHeader('Retry-After', String(retryAfterS));
+          return sendJsonRpcError(res, 429, `${this.rateLimit.describe(retryAfterS)} (a JSON-RPC batch counts each of its ${req.body.length} calls)`);
+        }
+      }
+    }
     const server = this.servers.create(req.auth, 'http');
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
