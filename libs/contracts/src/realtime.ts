@@ -67,6 +67,8 @@ export interface ServerToClientEvents {
   'weights:updated': (e: WeightsUpdatedEvent) => void;
   'feedback:error': (e: FeedbackErrorEvent) => void;
   presence: (e: PresenceEvent) => void;
+  /** The key this socket authenticated with was revoked (or deleted); the server disconnects right after. */
+  'auth:revoked': (e: { message: string }) => void;
 }
 
 export interface ClientToServerEvents {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
+import { In, IsNull, Repository } from 'typeorm';
 import type { Role } from './auth-context';
 import { ApiKeyEntity } from './api-key.entity';
 import { SINGLE_STATEMENT } from '../../database/transaction-runner';
@@ -49,6 +49,13 @@ export class ApiKeysRepository {
 
   async touch(id: string, at: Date): Promise<void> {
     await this.rows.update({ id }, { lastUsedAt: at });
+  }
+
+  /** The ids among `ids` that still name a key that is not revoked. */
+  async activeAmong(ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.rows.find({ select: { id: true }, where: { id: In([...ids]), revokedAt: IsNull() } });
+    return rows.map((r) => r.id);
   }
 
   countActive(): Promise<number> {

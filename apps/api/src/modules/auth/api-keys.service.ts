@@ -4,6 +4,7 @@ import { WorkspacesService } from '../workspaces/workspaces.service';
 import { API_KEY_PREFIX, generateApiKey } from './api-key-format';
 import type { ApiKeyEntity } from './api-key.entity';
 import { ApiKeysRepository } from './api-keys.repository';
+import { KeyRevocations } from './key-revocations';
 import type { Role } from './auth-context';
 import { RoleSchema, type ApiKey, type CreatedApiKey } from './dtos/api-key.dto';
 
@@ -26,6 +27,7 @@ export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly workspaces: WorkspacesService,
+    private readonly revocations: KeyRevocations,
   ) {}
 
   /** Creates a key in `workspaceId`; the returned `key` is the only copy of the secret. */
@@ -61,10 +63,11 @@ export class ApiKeysService {
     return mapApiKey(row);
   }
 
-  /** Revokes at once: the next request with this key is refused. Revoking twice is harmless. */
+  /** Revokes at once: the next request with this key is refused and its open sockets and streams are closed. Revoking twice is harmless. */
   async revoke(workspaceId: string, id: string): Promise<ApiKey> {
     await this.get(workspaceId, id);
     await this.keys.revoke(workspaceId, id, new Date());
+    this.revocations.revoked(id);
     this.logger.log(`Revoked key ${id} in workspace ${workspaceId}`);
     return this.get(workspaceId, id);
   }

@@ -13,6 +13,7 @@ import { AuthController } from './auth.controller';
 import { AuthGuard } from './auth.guard';
 import { AuthService } from './auth.service';
 import { CallerRateLimit } from './caller-rate-limit';
+import { KeyRevocations } from './key-revocations';
 import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitStorage } from './rate-limit.storage';
 
@@ -34,7 +35,7 @@ import { RateLimitStorage } from './rate-limit.storage';
     }),
   ],
   controllers: [ApiKeysController, AuthController],
-  providers: [ApiKeysRepository, ApiKeysService, AuthService, RateLimitGuard, CallerRateLimit, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [AuthService, ApiKeysService, CallerRateLimit],
+  providers: [ApiKeysRepository, ApiKeysService, AuthService, RateLimitGuard, CallerRateLimit, KeyRevocations, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [AuthService, ApiKeysService, CallerRateLimit, KeyRevocations],
 })
 export class AuthModule {}

@@ -11,7 +11,8 @@ export interface SocketWithAuth {
 /**
  * socket.io middleware that authenticates the handshake (`auth.token`, or an
  * `Authorization: Bearer` header) before the connection is accepted; messages are not
- * re-checked. A refused client gets `connect_error` with `err.data = { code, message }`.
+ * re-checked, but KeyRevocations disconnects the socket (after an `auth:revoked` event) once its key
+ * is revoked. A refused client gets `connect_error` with `err.data = { code, message }`.
  *
  * @example
  * afterInit(server: Server) { server.use(socketAuthMiddleware(this.authService)); }

@@ -17,6 +17,7 @@ import { DomainError } from '../../common/domain-error';
 import type { AuthContext } from '../auth/auth-context';
 import { AuthService } from '../auth/auth.service';
 import { CallerRateLimit } from '../auth/caller-rate-limit';
+import { KeyRevocations } from '../auth/key-revocations';
 import { socketAuthMiddleware } from '../auth/socket-auth.middleware';
 import { FeedbackService } from '../feedback/feedback.service';
 import { SearchService } from '../fusion/search.service';
@@ -36,12 +37,15 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   @WebSocketServer() private server!: Server<ClientToServerEvents, ServerToClientEvents>;
   /** The running search of each socket: a new search:start cancels the previous one. */
   private readonly running = new Map<string, { requestId: string; controller: AbortController }>();
+  /** Stops watching each socket's key when it disconnects. */
+  private readonly unwatch = new Map<string, () => void>();
 
   constructor(
     private readonly auth: AuthService,
     private readonly search: SearchService,
     private readonly feedback: FeedbackService,
     private readonly rateLimit: CallerRateLimit,
+    private readonly revocations: KeyRevocations,
   ) {}
 
   /** Counts the message against the caller's rate limit; the refusal text when over it. */
@@ -57,6 +61,13 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   async handleConnection(socket: SextantSocket): Promise<void> {
     const auth = socket.data.auth;
     if (!auth) return void socket.disconnect(true);
+    this.unwatch.set(
+      socket.id,
+      this.revocations.watch(auth, () => {
+        socket.emit('auth:revoked', { message: 'The API key this connection uses was revoked; reconnect with a valid key' });
+        socket.disconnect(true);
+      }),
+    );
     await socket.join(workspaceRoom(auth.workspaceId));
     await this.broadcastPresence(auth.workspaceId);
   }
@@ -64,6 +75,8 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   async handleDisconnect(socket: SextantSocket): Promise<void> {
     this.running.get(socket.id)?.controller.abort();
     this.running.delete(socket.id);
+    this.unwatch.get(socket.id)?.();
+    this.unwatch.delete(socket.id);
     const auth = socket.data.auth;
     if (auth) await this.broadcastPresence(auth.workspaceId).catch(() => undefined);
   }

@@ -6,6 +6,7 @@ import { DomainError } from '../../common/domain-error';
 import { ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import type { AuthContext } from '../auth/auth-context';
+import { KeyRevocations } from '../auth/key-revocations';
 import { SearchService } from '../fusion/search.service';
 import { CurrentAuth } from '../workspaces/current-workspace.decorator';
 
@@ -15,7 +16,10 @@ class SearchStreamQueryDto extends zodDto(SearchStreamQuerySchema) {}
 @ApiTags('search')
 @Controller('v1/search')
 export class SearchStreamController {
-  constructor(private readonly search: SearchService) {}
+  constructor(
+    private readonly search: SearchService,
+    private readonly revocations: KeyRevocations,
+  ) {}
 
   @Get('stream')
   @ApiProduces('text/event-stream')
@@ -36,13 +40,22 @@ export class SearchStreamController {
     res.flushHeaders();
     const controller = new AbortController();
     req.on('close', () => controller.abort());
-    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const send = (event: string, data: unknown) => {
+      if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const unwatch = this.revocations.watch(auth, () => {
+      send('error', { error: 'unauthenticated', message: 'The API key of this stream was revoked' });
+      controller.abort();
+      res.end();
+    });
     try {
       const done = await this.search.search(auth.workspaceId, parsed.data, { principal: auth.principal, signal: controller.signal, onPartial: (p) => send('partial', p) });
       send('done', done);
     } catch (err) {
       if (!controller.signal.aborted) send('error', { error: err instanceof DomainError ? err.code : 'internal_error', message: err instanceof DomainError ? err.message : 'search failed' });
+    } finally {
+      unwatch();
     }
-    res.end();
+    if (!res.writableEnded) res.end();
   }
 }
