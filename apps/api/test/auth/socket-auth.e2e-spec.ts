@@ -1,5 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
+import { ApiKeysRepository } from '../../src/modules/auth/api-keys.repository';
+import { holdSource } from '../helpers/hold-source';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { bearer, createKey, KEYS_REQUIRED_ENV } from './auth-helpers';
 
@@ -84,7 +86,6 @@ describe('revoking a key ends what is already open with it', () => {
     const victim = await createKey(t, 'default', 'reader', 'cli-victim');
     const s = await openSocket(victim.key);
     // What the CLI does: a write to the keys table this server's process did not make.
-    const { ApiKeysRepository } = await import('../../src/modules/auth/api-keys.repository');
     await t.app.get(ApiKeysRepository).revoke((await t.app.get(ApiKeysRepository).findAnyById(victim.id))!.workspaceId, victim.id, new Date());
     const started = Date.now();
     expect(await s.closed).toMatchObject({ revoked: expect.stringMatching(/revoked/) });
@@ -94,7 +95,6 @@ describe('revoking a key ends what is already open with it', () => {
   it('an open SSE search stream of a revoked key ends with an error event', async () => {
     const admin = await createKey(t, 'default', 'admin', 'sse-revoker');
     const victim = await createKey(t, 'default', 'reader', 'sse-victim');
-    const { holdSource } = await import('../helpers/hold-source');
     const hold = holdSource(t, 'file.dense');
     try {
       const res = await fetch(`${t.url}/v1/search/stream?q=session`, { headers: bearer(victim.key) });
