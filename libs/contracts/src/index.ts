@@ -6,3 +6,4 @@ export * from './tasks';
 export * from './realtime';
 export * from './mcp';
 export * from './feedback';
+export * from './path-glob';

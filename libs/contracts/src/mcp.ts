@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PathGlobListSchema } from './path-glob';
 
 import { MAX_QUERY_CHARS } from './search';
 /**
@@ -12,11 +13,6 @@ import { MAX_QUERY_CHARS } from './search';
  */
 
 const Query = z.string().trim().min(1, 'query must not be empty').max(MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters`);
-const Glob = z
-  .string()
-  .min(1)
-  .max(256)
-  .refine((g) => (g.match(/\*\*/g) ?? []).length <= 8 && (g.match(/[{}]/g) ?? []).length <= 16, 'pattern is too complex');
 const TopK = (byDefault: number) => z.number().int().min(1).max(50).default(byDefault);
 
 /** Where a chunk is: `repo://` uri, 0-indexed inclusive line bounds, byte bounds, language. Shared by `search` and `fetch`. */
@@ -35,8 +31,8 @@ const ChunkLocationSchema = z.object({
 export const McpSearchFiltersSchema = z
   .object({
     lang: z.array(z.string().min(1).max(32)).max(20).optional().describe('languages or extension aliases: "typescript", "ts", "python", "py", "go", "markdown", "md"'),
-    include: z.array(Glob).max(20).optional().describe('only paths matching one of these globs, e.g. "src/**"'),
-    exclude: z.array(Glob).max(20).optional().describe('skip paths matching any of these globs, e.g. "**/tests/**"'),
+    include: PathGlobListSchema.optional().describe('only paths matching one of these globs, e.g. "src/**"'),
+    exclude: PathGlobListSchema.optional().describe('skip paths matching any of these globs, e.g. "**/tests/**"'),
     symbols: z.array(z.string().min(1).max(300)).max(50).optional().describe('only chunks defining one of these qualified symbols (a "symbol:" prefix is accepted)'),
   })
   .strict();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PathGlobListSchema } from './path-glob';
 
 /** The retrieval sources a search fans out to. */
 export const SEARCH_SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
@@ -18,20 +19,14 @@ export const MAX_QUERY_CHARS = 16_000;
 /** The most results one search returns. */
 export const MAX_TOP_K = 100;
 
-/** Globs are bounded: long or numerous patterns are rejected rather than run. */
-const Glob = z
-  .string()
-  .min(1)
-  .max(256)
-  .refine((g) => (g.match(/\*\*/g) ?? []).length <= 8 && (g.match(/[{}]/g) ?? []).length <= 16, 'pattern is too complex');
 
 export const SearchFiltersSchema = z
   .object({
     repos: z.array(z.string().min(1).max(200)).max(50).optional().describe('repository ids or names'),
     langs: z.array(z.string().min(1).max(32)).max(20).optional(),
     chunk_types: z.array(z.enum(['file', 'class', 'method', 'function', 'section', 'window'])).max(6).optional(),
-    include: z.array(Glob).max(20).optional(),
-    exclude: z.array(Glob).max(20).optional(),
+    include: PathGlobListSchema.optional(),
+    exclude: PathGlobListSchema.optional(),
     symbols: z.array(z.string().min(1).max(300)).max(50).optional(),
   })
   .strict();

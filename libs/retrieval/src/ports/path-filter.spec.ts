@@ -11,7 +11,7 @@ describe('path filters', () => {
   });
   it('rejects pathological globs with a clear error', () => {
     expect(() => compilePathFilter(['x'.repeat(300)])).toThrow(InvalidFilterError);
-    expect(() => compilePathFilter(['a{1..99999}'])).toThrow(/brace ranges/);
+    expect(() => compilePathFilter(['a{1..99999}'])).toThrow(/brace range/);
     expect(() => compilePathFilter(['+(a|aa)*'])).toThrow(/extglob/);
     expect(() => compilePathFilter(Array.from({ length: 21 }, (_, i) => `d${i}/**`))).toThrow(/max 20/);
   });

@@ -1,50 +1,65 @@
-import picomatch from 'picomatch';
+import { GLOB_LIMITS, globProblem } from '@sextant/contracts';
+import { compileGlob, type GlobMatcher } from './glob-matcher';
 import { InvalidFilterError } from './index-errors';
 
-/** Bounds on glob filters: they come from users and agents, so they are untrusted input. */
-export const GLOB_LIMITS = { maxGlobs: 20, maxLength: 256, maxWildcards: 16, maxBraceDepth: 2 } as const;
+export { GLOB_LIMITS };
+export { literalGlobPrefix } from './glob-matcher';
 
 export type PathPredicate = (path: string) => boolean;
 
 /**
- * Checks one untrusted glob against {@link GLOB_LIMITS} (length, wildcards, brace ranges and
- * depth, extglobs) and returns it; throws `InvalidFilterError` naming `field` otherwise.
+ * Most matching time one path filter may use. Matching is linear, but a request may still
+ * combine many globs with many paths; past this it fails (the source reports it) rather
+ * than keep the event loop from other requests.
+ */
+export const MATCH_BUDGET_MS = 100;
+
+/** Thrown by a path filter that has used up {@link MATCH_BUDGET_MS}. */
+export class GlobBudgetExceededError extends InvalidFilterError {
+  constructor(globs: readonly string[]) {
+    super(`path globs ${JSON.stringify(globs).slice(0, 200)} used more than ${MATCH_BUDGET_MS} ms of matching; use fewer or simpler include/exclude globs`);
+    this.name = 'GlobBudgetExceededError';
+  }
+}
+
+/**
+ * Checks one untrusted glob against {@link GLOB_LIMITS} (`globProblem`: length, wildcards,
+ * brace ranges, depth and expansions, extglobs) and returns it; throws `InvalidFilterError`
+ * naming `field` otherwise.
  */
 export function checkGlob(glob: unknown, field: string): string {
   if (typeof glob !== 'string' || glob.length === 0) throw new InvalidFilterError(`${field}: globs must be non-empty strings`);
-  if (glob.length > GLOB_LIMITS.maxLength) throw new InvalidFilterError(`${field}: glob longer than ${GLOB_LIMITS.maxLength} characters: "${glob.slice(0, 40)}…"`);
-  if (glob.includes('\0')) throw new InvalidFilterError(`${field}: glob contains a NUL character`);
-  const wildcards = (glob.match(/[*?]/g) ?? []).length;
-  if (wildcards > GLOB_LIMITS.maxWildcards) throw new InvalidFilterError(`${field}: glob "${glob}" has ${wildcards} wildcards (max ${GLOB_LIMITS.maxWildcards})`);
-  // Numeric ranges ({1..100000}) and deeply nested braces expand combinatorially.
-  if (/\{[^}]*\.\.[^}]*\}/.test(glob)) throw new InvalidFilterError(`${field}: brace ranges ("{a..b}") are not allowed in glob "${glob}"`);
-  let depth = 0;
-  for (const ch of glob) {
-    if (ch === '{') depth++;
-    if (ch === '}') depth--;
-    if (depth > GLOB_LIMITS.maxBraceDepth) throw new InvalidFilterError(`${field}: glob "${glob}" nests braces deeper than ${GLOB_LIMITS.maxBraceDepth}`);
-  }
-  // Extglobs like +(a|b)* can backtrack badly; paths never need them.
-  if (/[@!+*?]\(/.test(glob)) throw new InvalidFilterError(`${field}: extglob patterns ("+(…)", "@(…)", "!(…)") are not allowed in "${glob}"`);
+  const problem = globProblem(glob);
+  if (problem) throw new InvalidFilterError(`${field}: glob "${glob.slice(0, 60)}" ${problem}`);
   return glob;
 }
 
-function compileList(globs: readonly unknown[] | undefined, field: string): PathPredicate | null {
+/** Compiled glob lists, shared by every request that uses the same globs. */
+const COMPILED = new Map<string, GlobMatcher>();
+const MAX_COMPILED = 256;
+
+function compileList(globs: readonly unknown[] | undefined, field: string): { match: GlobMatcher; globs: string[] } | null {
   if (globs === undefined || globs === null) return null;
   if (!Array.isArray(globs)) throw new InvalidFilterError(`${field} must be an array of glob strings`);
   if (globs.length === 0) return null;
   if (globs.length > GLOB_LIMITS.maxGlobs) throw new InvalidFilterError(`${field}: ${globs.length} globs given (max ${GLOB_LIMITS.maxGlobs})`);
   const checked = globs.map((g) => checkGlob(g, field));
-  try {
-    return picomatch(checked, { dot: true, nobrace: false, noextglob: true });
-  } catch (e) {
-    throw new InvalidFilterError(`${field}: cannot compile globs ${JSON.stringify(checked)}: ${(e as Error).message}`);
+  const key = JSON.stringify(checked);
+  let match = COMPILED.get(key);
+  if (!match) {
+    const matchers = checked.map((g) => compileGlob(g));
+    match = (path: string) => matchers.some((m) => m(path));
+    if (COMPILED.size >= MAX_COMPILED) COMPILED.delete(COMPILED.keys().next().value!);
+    COMPILED.set(key, match);
   }
+  return { match, globs: checked };
 }
 
 /**
  * Compiles include/exclude globs into one predicate (null when neither is given), rejecting
- * pathological globs with `InvalidFilterError`.
+ * unsafe globs with `InvalidFilterError`. Each predicate remembers its answers and stops with
+ * {@link GlobBudgetExceededError} once it has spent {@link MATCH_BUDGET_MS} matching: make one
+ * per request and share it between that request's sources.
  *
  * @example
  * const keep = compilePathFilter(['src/**'], ['**\/*.spec.ts']);
@@ -54,15 +69,32 @@ export function compilePathFilter(include?: readonly string[], exclude?: readonl
   const inc = compileList(include, 'include');
   const exc = compileList(exclude, 'exclude');
   if (!inc && !exc) return null;
-  return (path: string) => (!inc || inc(path)) && (!exc || !exc(path));
+  const answers = new Map<string, boolean>();
+  let spentMs = 0;
+  return (path: string) => {
+    const known = answers.get(path);
+    if (known !== undefined) return known;
+    if (spentMs > MATCH_BUDGET_MS) throw new GlobBudgetExceededError([...(inc?.globs ?? []), ...(exc?.globs ?? [])]);
+    const started = performance.now();
+    const ok = (!inc || inc.match(path)) && (!exc || !exc.match(path));
+    spentMs += performance.now() - started;
+    answers.set(path, ok);
+    return ok;
+  };
 }
 
+const PER_FILTER = new WeakMap<object, PathPredicate | null>();
+
 /**
- * The literal directory prefix of a glob (`src/api/**\/*.ts` -> `src/api`), or '' when the glob
- * starts with a wildcard. Servers that cannot evaluate globs use it to narrow candidates.
+ * The path predicate of a filter object, compiled on first use and then shared by everything
+ * that sees the same object during a request (one memo, one matching budget).
+ *
+ * @example
+ * pathPredicateFor(filter)?.(row.path) ?? true
  */
-export function literalGlobPrefix(glob: string): string {
-  const scan = picomatch.scan(glob);
-  if (!scan.isGlob) return glob;
-  return scan.base.replace(/\/+$/, '');
+export function pathPredicateFor(filter: { include?: readonly string[]; exclude?: readonly string[] }): PathPredicate | null {
+  if (PER_FILTER.has(filter)) return PER_FILTER.get(filter)!;
+  const predicate = compilePathFilter(filter.include, filter.exclude);
+  PER_FILTER.set(filter, predicate);
+  return predicate;
 }

@@ -1,6 +1,6 @@
 import { InvalidFilterError, MissingWorkspaceError } from './index-errors';
 import type { IndexFilter, TaskFilter, WorkspaceScope } from './index-filter';
-import { compilePathFilter, type PathPredicate } from './path-filter';
+import { pathPredicateFor, type PathPredicate } from './path-filter';
 
 const MAX_LIST_VALUES = 1000;
 
@@ -32,7 +32,7 @@ export function assertWorkspaceScope(scope: WorkspaceScope | undefined | null, o
 export function validateIndexFilter(filter: IndexFilter, operation: string): { pathPredicate: PathPredicate | null } {
   assertWorkspaceScope(filter, operation);
   for (const f of ['repoIds', 'langs', 'chunkTypes', 'symbols', 'paths', 'ids'] as const) checkList(filter[f], f);
-  return { pathPredicate: compilePathFilter(filter.include, filter.exclude) };
+  return { pathPredicate: pathPredicateFor(filter) };
 }
 
 /** Validates a `TaskFilter` (see `validateIndexFilter`). */

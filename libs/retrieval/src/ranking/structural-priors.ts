@@ -1,8 +1,8 @@
-import picomatch from 'picomatch';
+import { compileGlob } from '../ports/glob-matcher';
 
 /** One row of the prior table: files matching `glob` get `weight`. */
 export interface PriorRule {
-  /** picomatch glob against the repo-relative path, case-insensitive, dotfiles included. */
+  /** Glob (picomatch syntax) against the repo-relative path, case-insensitive, dotfiles included. */
   glob: string | readonly string[];
   weight: number;
   /** Shown in explanations ("test", "vendored", ...). */
@@ -78,7 +78,7 @@ export class StructuralPriors {
     for (const rule of rules) {
       if (!Number.isFinite(rule.weight) || rule.weight < 0) throw new RangeError(`Prior rule "${rule.label}" needs a weight >= 0, got ${rule.weight}`);
     }
-    this.matchers = rules.map((rule) => ({ rule, test: picomatch(rule.glob as string | string[], { dot: true, nocase: true }) }));
+    this.matchers = rules.map((rule) => ({ rule, test: anyOf((typeof rule.glob === 'string' ? [rule.glob] : rule.glob).map((g) => compileGlob(g, { nocase: true }))) }));
   }
 
   /** The first rule matching `path`, if any. */
@@ -138,4 +138,8 @@ export function applyPriors<T extends { score: number; id?: string; path?: strin
 
 function normalisePath(path: string): string {
   return path.replace(/\\/g, '/').replace(/^\.?\/+/, '');
+}
+
+function anyOf(matchers: Array<(path: string) => boolean>): (path: string) => boolean {
+  return (path) => matchers.some((m) => m(path));
 }

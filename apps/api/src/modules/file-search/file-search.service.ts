@@ -1,6 +1,5 @@
-import picomatch from 'picomatch';
 import { Inject, Injectable } from '@nestjs/common';
-import { aggregateChunksToFiles, CHUNK_INDEX, isIdentifierLike, ENGLISH_STOP_WORDS, type ChunkIndex, type ChunkPayload, type IndexFilter, type KeywordMode, type ScoredPoint } from '@sextant/retrieval';
+import { aggregateChunksToFiles, CHUNK_INDEX, isIdentifierLike, ENGLISH_STOP_WORDS, pathPredicateFor, type ChunkIndex, type ChunkPayload, type IndexFilter, type KeywordMode, type ScoredPoint } from '@sextant/retrieval';
 import { SymbolsRepository } from '../indexing/repositories/symbols.repository';
 import { fileItemId, type FileHit, type RetrieverResult } from './file-search.types';
 
@@ -112,7 +111,5 @@ export class FileSearchService {
 
 /** Path-level filters for results that do not come from the chunk index (symbols, tasks). */
 export function pathAllowed(path: string, filter: Pick<IndexFilter, 'include' | 'exclude'>): boolean {
-  if (filter.include?.length && !picomatch.isMatch(path, filter.include, { dot: true })) return false;
-  if (filter.exclude?.length && picomatch.isMatch(path, filter.exclude, { dot: true })) return false;
-  return true;
+  return pathPredicateFor(filter)?.(path) ?? true;
 }

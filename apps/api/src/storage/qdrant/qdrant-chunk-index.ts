@@ -1,5 +1,5 @@
 import { QdrantClient } from './qdrant-client';
-import { compilePathFilter, literalGlobPrefix, validateIndexFilter, type ChunkIndex, type ChunkPayload, type IndexFilter, type IndexHealth } from '@sextant/retrieval';
+import { literalGlobPrefix, pathPredicateFor, validateIndexFilter, type ChunkIndex, type ChunkPayload, type IndexFilter, type IndexHealth } from '@sextant/retrieval';
 import { CollectionIndex } from '../collection-index';
 import { KEYWORD_FIELD, QdrantCollection, type QdrantCondition, type QdrantQueryPlan } from './qdrant-collection';
 
@@ -23,7 +23,7 @@ export function planChunkQuery(filter: IndexFilter, operation: string): QdrantQu
   if (filter.paths?.length) must.push(any('path', filter.paths));
   if (filter.ids?.length) must.push({ has_id: [...filter.ids] });
   if (filter.symbols?.length) must.push({ should: [any('symbol', filter.symbols), any('symbols', filter.symbols)] });
-  const predicate = compilePathFilter(filter.include, filter.exclude);
+  const predicate = pathPredicateFor(filter);
   if (filter.include?.length) {
     // Narrow server-side by each include glob's literal directory; the exact glob runs as a post-filter.
     const prefixes = filter.include.map(literalGlobPrefix);
