@@ -8,6 +8,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config.schema';
 import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware';
+import { requestOriginMiddleware } from './modules/auth/request-origin.middleware';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { SextantIoAdapter } from './modules/realtime/socket-io.adapter';
 import { secureDataDir } from './storage/data-dir';
@@ -27,6 +28,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   // No upgrade-insecure-requests: plain-HTTP installs on a LAN address would lose their assets.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  app.use(requestOriginMiddleware(config));
   // Without configured origins no CORS headers are sent, so browsers allow only same-origin calls.
   if (config.http.corsOrigins.length) {
     app.enableCors({
@@ -37,7 +39,6 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     });
   }
   app.useBodyParser('json', { limit: config.http.bodyLimit });
-  app.useBodyParser('urlencoded', { limit: config.http.bodyLimit, extended: false });
 
   const openApi = new DocumentBuilder()
     .setTitle('Sextant API')

@@ -55,6 +55,8 @@ export const envSchema = z.object({
   SEXTANT_WATCH: boolish,
   /** MCP endpoint: Host names (any port) or host:port accepted; `*` accepts any. Default: loopback names and HOST. */
   SEXTANT_MCP_ALLOWED_HOSTS: z.string().optional(),
+  /** Host names (any port) or host:port the server answers to besides loopback and HOST; `*` accepts any. Checked in local mode, or always once set. */
+  SEXTANT_ALLOWED_HOSTS: z.string().optional(),
   /** MCP endpoint: browser origins accepted besides loopback ones and SEXTANT_CORS_ORIGINS; `*` accepts any. */
   SEXTANT_MCP_ALLOWED_ORIGINS: z.string().optional(),
   SEXTANT_MCP_BODY_LIMIT: z
@@ -68,7 +70,7 @@ export const envSchema = z.object({
 export type RawEnv = z.input<typeof envSchema>;
 
 export interface AppConfig {
-  http: { port: number; host: string; bodyLimit: string; corsOrigins: string[]; shutdownTimeoutMs: number };
+  http: { port: number; host: string; bodyLimit: string; corsOrigins: string[]; allowedHosts: string[]; shutdownTimeoutMs: number };
   storage: { dataDir: string; databaseUrl?: string; qdrantUrl?: string; qdrantApiKey?: string; redisUrl?: string };
   embeddings:
     | { provider: 'hash'; model: string; dimensions: number }
@@ -134,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       host: e.HOST,
       bodyLimit: e.SEXTANT_BODY_LIMIT.toLowerCase(),
       corsOrigins: splitList(e.SEXTANT_CORS_ORIGINS),
+      allowedHosts: splitList(e.SEXTANT_ALLOWED_HOSTS),
       shutdownTimeoutMs: e.SEXTANT_SHUTDOWN_TIMEOUT_MS,
     },
     storage: {

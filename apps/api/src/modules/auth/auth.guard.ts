@@ -7,6 +7,7 @@ import type { AppConfig } from '../../config/config.schema';
 import { roleAtLeast, type AuthContext, type RequestWithAuth, type Role } from './auth-context';
 import { AuthService } from './auth.service';
 import { bearerToken } from './bearer-token';
+import { isForwarded } from './request-origin.middleware';
 import { RateLimitGuard } from './rate-limit.guard';
 import { PUBLIC_ROUTE, REQUIRED_ROLE } from './role.decorator';
 import { requiredAccess } from './route-roles';
@@ -41,7 +42,7 @@ export class AuthGuard implements CanActivate {
     let auth: AuthContext | undefined;
     let failure: unknown;
     try {
-      auth = await this.auth.authenticate(bearerToken(req.headers.authorization), { ip: req.ip });
+      auth = await this.auth.authenticate(bearerToken(req.headers.authorization), { ip: req.ip, forwarded: isForwarded(req.headers) });
     } catch (err) {
       failure = err;
     }

@@ -39,12 +39,16 @@ export class AuthService {
   }
 
   /**
-   * No token: admin of `default` in local mode, else Unauthenticated. A token is always
+   * No token: admin of `default` in local mode (unless the request was forwarded by a proxy), else Unauthenticated. A token is always
    * checked, even in local mode. Validity is read from the database on every call, so
    * a revocation holds from the next request on, in every process.
    */
-  async authenticate(token: string | undefined, source: { ip?: string }): Promise<AuthContext> {
+  async authenticate(token: string | undefined, source: { ip?: string; forwarded?: boolean }): Promise<AuthContext> {
     if (token === undefined || token === '') {
+      // Behind a reverse proxy on this machine every remote client would arrive from loopback.
+      if (this.localMode && source.forwarded) {
+        throw new DomainError(DomainErrorCode.Unauthenticated, `This request came through a proxy (X-Forwarded-For/Forwarded), so local mode does not apply: send "Authorization: Bearer sxt_…" (an admin can ${CREATE_KEY_HINT})`);
+      }
       if (this.localMode) return { workspaceId: await this.defaultWorkspace(), role: 'admin', principal: 'local' };
       throw new DomainError(DomainErrorCode.Unauthenticated, `An API key is required: send "Authorization: Bearer sxt_…" (an admin can ${CREATE_KEY_HINT})`);
     }

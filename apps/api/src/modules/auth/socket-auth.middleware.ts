@@ -3,6 +3,7 @@ import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import type { AuthContext } from './auth-context';
 import type { AuthService } from './auth.service';
 import { bearerToken } from './bearer-token';
+import { isForwarded } from './request-origin.middleware';
 
 export interface SocketWithAuth {
   data: { auth?: AuthContext };
@@ -26,7 +27,7 @@ export function socketAuthMiddleware(auth: AuthService) {
         throw new DomainError(DomainErrorCode.Unauthenticated, 'auth.token must be a string');
       }
       const token = handshakeToken ?? bearerToken(socket.handshake.headers.authorization);
-      return auth.authenticate(token, { ip: socket.handshake.address });
+      return auth.authenticate(token, { ip: socket.handshake.address, forwarded: isForwarded(socket.handshake.headers) });
     };
     resolve().then(
       (ctx) => {

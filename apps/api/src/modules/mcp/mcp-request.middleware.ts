@@ -2,7 +2,7 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.schema';
-import { hostAllowed, mcpOriginPolicy, originAllowed, type McpOriginPolicy } from './mcp-origin-policy';
+import { hostAllowed, originPolicy, originAllowed, type OriginPolicy } from '../auth/origin-policy';
 
 /** A JSON-RPC error body, the shape MCP clients expect from the endpoint. */
 export function sendJsonRpcError(res: Response, status: number, message: string, code = -32000): void {
@@ -15,11 +15,11 @@ export function sendJsonRpcError(res: Response, status: number, message: string,
  */
 @Injectable()
 export class McpRequestMiddleware implements NestMiddleware {
-  private readonly policy: McpOriginPolicy;
+  private readonly policy: OriginPolicy;
   private readonly bodyLimit: number;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    this.policy = mcpOriginPolicy(config);
+    this.policy = originPolicy(config);
     this.bodyLimit = config.mcp.bodyLimitBytes;
   }
 

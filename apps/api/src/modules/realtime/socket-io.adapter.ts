@@ -4,6 +4,7 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import Redis from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
 import type { AppConfig } from '../../config/config.schema';
+import { socketOriginMiddleware } from '../auth/request-origin.middleware';
 
 /** Largest socket message accepted (search requests are tiny; this only bounds abuse). */
 export const SOCKET_MAX_MESSAGE_BYTES = 64 * 1024;
@@ -31,6 +32,7 @@ export class SextantIoAdapter extends IoAdapter {
       cors: { origin: this.config.http.corsOrigins.length ? this.config.http.corsOrigins : false, credentials: false },
       connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
     });
+    server.use(socketOriginMiddleware(this.config));
     if (this.config.storage.redisUrl) {
       // maxRetriesPerRequest null: while Redis is down, publishes wait for the reconnect instead of
       // rejecting inside the adapter (which would surface as unhandled rejections); local rooms keep working.
