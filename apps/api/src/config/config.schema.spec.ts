@@ -82,7 +82,7 @@ describe('SEXTANT_PRIORS_FILE', () => {
     ['invalid JSON', file('broken.json', '{"rules": ['), /is not valid JSON/],
     ['an out-of-range weight', file('heavy.json', { rules: [{ label: 'x', glob: 'a/**', weight: 11 }] }), /rules\.0\.weight/],
     ['an unknown key', file('typo.json', { rules: [], default: 1 }), /Unrecognized key/],
-    ['a pathological glob', file('glob.json', { rules: [{ label: 'x', glob: '{1..100000}/**', weight: 1 }] }), /rules\.0\.glob: brace ranges/],
+    ['a pathological glob', file('glob.json', { rules: [{ label: 'x', glob: '{1..100000}/**', weight: 1 }] }), /rules\.0\.glob: .*brace range/],
   ])('refuses %s, naming the variable', (_what, name, message) => {
     let error: unknown;
     try {
