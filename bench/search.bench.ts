@@ -2,7 +2,7 @@
  * bench:search — end-to-end `SearchService.search` on the embedded store with the hash embedder.
  *
  *   npm run bench:search -- --json [--chunks 100000] [--tasks 10000] [--queries 200] [--concurrency 8] [--data-dir DIR]
- *                              [--only strategies,sources,qps] [--strategies rrf,weighted]
+ *                              [--only strategies,sources,ranker,qps] [--strategies rrf,weighted]
  *
  * `--data-dir DIR` keeps the data: a second run with the same corpus size reuses it (no load),
  * which is how to iterate on query-time changes; `--only` / `--strategies` run part of the bench.
@@ -17,7 +17,8 @@
  * Measured: for each fusion strategy over all five sources and for each source alone, the
  * latency of `search()` (query embedding, every source, aggregation, fusion, priors) for
  * `--queries` queries — half identifier queries (`parseHttpResponse`), half natural-language
- * ones — sequentially, after one untimed pass over all of them; then queries/s of the default strategy at
+ * ones — sequentially, after one untimed pass over all of them; the learned ranker's added latency
+ * (default request with and without a trained model); then queries/s of the default strategy at
  * concurrency 8 (`cpu_ms`: process CPU time per search, which other jobs on the machine disturb less
  * than wall time). The result cache is off (`cache: false`) so every call does the work; pool
  * logging stays at its default: each search's pool write runs after it returns, so a sequential
@@ -30,9 +31,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SearchRequestSchema, SEARCH_SOURCES, type FusionStrategyName, type SearchRequest, type SearchSource } from '@sextant/contracts';
 import { HashEmbedder } from '@sextant/embeddings';
+import { DataSource } from 'typeorm';
 import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
 import { createCliContext } from '../apps/api/src/cli/cli-app';
 import { loadConfig } from '../apps/api/src/config/config.schema';
+import { LearnedRankerService } from '../apps/api/src/modules/fusion/learned-ranker.service';
+import { RankerModelEntity } from '../apps/api/src/modules/fusion/ranker-model.entity';
+import { RankerTrainingService } from '../apps/api/src/modules/fusion/ranker-training.service';
 import { SearchService } from '../apps/api/src/modules/fusion/search.service';
 import { SearchLogService } from '../apps/api/src/modules/fusion/search-log.service';
 import { FilesRepository } from '../apps/api/src/modules/indexing/repositories/files.repository';
@@ -59,10 +64,12 @@ const CONCURRENCY = flag('concurrency', 8);
 const CHUNKS_PER_FILE = 40;
 const DIMS = 384;
 const STRATEGIES = (strFlag('strategies')?.split(',') ?? ['rrf', 'weighted', 'cascade', 'vote', 'concat']) as FusionStrategyName[];
-const ONLY = new Set(strFlag('only')?.split(',') ?? ['strategies', 'sources', 'qps']);
+const ONLY = new Set(strFlag('only')?.split(',') ?? ['strategies', 'sources', 'ranker', 'qps']);
 /** Written into a kept data dir once it is fully loaded. */
 const MARKER = 'bench-search.json';
 const TARGETS = { p50_ms: 25, p95_ms: 60 };
+/** What the learned ranker may add to the default search's p50 (features for ~50-90 candidates and a dot product each). */
+const RANKER_ADDED_P50_MS = 3;
 const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')}\n`);
 
 async function main() {
@@ -153,9 +160,10 @@ async function main() {
     });
     const search = ctx.get(SearchService);
     const searchLog = ctx.get(SearchLogService);
-    const ask = (query: string, extra: Partial<SearchRequest>) => search.search(ws, SearchRequestSchema.parse({ query, top_k: 10, granularity: 'file', ...extra }), { cache: false });
-    const measure = async (extra: Partial<SearchRequest>) => {
-      for (let i = 0; i < 10; i++) await ask(queries[i % queries.length], extra);
+    const ask = (query: string, extra: Partial<SearchRequest>, ranker: 'auto' | 'off' = 'auto') =>
+      search.search(ws, SearchRequestSchema.parse({ query, top_k: 10, granularity: 'file', ...extra }), { cache: false, ranker });
+    const measure = async (extra: Partial<SearchRequest>, ranker: 'auto' | 'off' = 'auto') => {
+      for (let i = 0; i < 10; i++) await ask(queries[i % queries.length], extra, ranker);
       const ms: number[] = [];
       const phases: Record<string, number[]> = {};
       let empty = 0;
@@ -166,7 +174,7 @@ async function main() {
         // latency is one search's own (the writes stay in cpu_ms and in the concurrent throughput below).
         await searchLog.flush();
         const t = performance.now();
-        const res = await ask(q, extra);
+        const res = await ask(q, extra, ranker);
         ms.push(performance.now() - t);
         if (res.results.length === 0) empty++;
         for (const [phase, v] of Object.entries(res.timings_ms)) (phases[phase] ??= []).push(v);
@@ -191,6 +199,28 @@ async function main() {
     for (const source of ONLY.has('sources') ? (SEARCH_SOURCES as readonly SearchSource[]) : []) {
       perSource[source] = await measure({ sources: [source] });
       log(`source ${source}`, perSource[source]);
+    }
+
+    // The learned ranker's cost: the default request with a trained model against the same request with
+    // it switched off. Synthetic tasks may not beat fusion on validation (then no model would be active),
+    // so the newest fitted model is made active for the measurement; `forced_active` says when.
+    let rankerResult: Record<string, unknown> | null = null;
+    if (ONLY.has('ranker')) {
+      t0 = performance.now();
+      const status = await ctx.get(RankerTrainingService).train(ws);
+      const trainS = +((performance.now() - t0) / 1000).toFixed(1);
+      let forced = false;
+      if (status.state !== 'active') {
+        const row = await ctx.get(DataSource).getRepository(RankerModelEntity).findOne({ where: { workspaceId: ws }, order: { version: 'DESC' } });
+        if (row) {
+          await ctx.get(LearnedRankerService).save(ws, JSON.parse(row.model), JSON.parse(row.report), true);
+          forced = true;
+        }
+      }
+      const off = await measure({}, 'off');
+      const on = await measure({}, 'auto');
+      rankerResult = { train_s: trainS, state: status.state, forced_active: forced, off, on, added_p50_ms: +(on.p50 - off.p50).toFixed(2), added_cpu_ms: +(on.cpu_ms - off.cpu_ms).toFixed(2) };
+      log('ranker', rankerResult);
     }
 
     // Throughput of the default strategy (requests without `strategy`) with CONCURRENCY searches in flight.
@@ -222,10 +252,16 @@ async function main() {
       queries: N_QUERIES,
       load_s: { chunks: +chunkLoadS.toFixed(1), tasks: +taskLoadS.toFixed(1) },
       latency_ms: { strategy: perStrategy, source: perSource },
+      ranker: rankerResult,
       qps: { concurrency: CONCURRENCY, default_strategy: defaultStrategy, value: qps },
       loadavg_1m: { start: +loadStart.toFixed(2), end: +loadavg()[0].toFixed(2) },
       rss_mb: { start: Math.round(rssStart / 1048576), end: Math.round(process.memoryUsage().rss / 1048576) },
-      targets: { ...TARGETS, met: def ? def.p50 <= TARGETS.p50_ms && def.p95 <= TARGETS.p95_ms : null },
+      targets: {
+        ...TARGETS,
+        met: def ? def.p50 <= TARGETS.p50_ms && def.p95 <= TARGETS.p95_ms : null,
+        ranker_added_p50_ms: RANKER_ADDED_P50_MS,
+        ranker_met: rankerResult ? (rankerResult.added_p50_ms as number) <= RANKER_ADDED_P50_MS : null,
+      },
     };
     await ctx.close();
     if (JSON_OUT) process.stdout.write(`${JSON.stringify(result)}\n`);
