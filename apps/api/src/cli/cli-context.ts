@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, type AppConfig } from '../config/config.schema';
 
 /** Exit codes the CLI uses, so scripts can tell failures apart. */
-export const ExitCode = { Ok: 0, Failure: 1, BadConfig: 2, BadInput: 3 } as const;
+export const ExitCode = { Ok: 0, Failure: 1, BadConfig: 2, BadInput: 3, Busy: 4 } as const;
 
 /** Loads config from the environment plus CLI overrides; on failure prints the bad variables and exits 2. */
 export function loadConfigOrExit(overrides: Record<string, string | undefined> = {}): AppConfig {

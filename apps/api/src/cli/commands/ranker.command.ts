@@ -4,7 +4,9 @@ import { DomainError } from '../../common/domain-error';
 import { LearnedRankerService } from '../../modules/fusion/learned-ranker.service';
 import { MIN_HISTORY_TASKS, RankerTrainingService } from '../../modules/fusion/ranker-training.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
+import type { AppConfig } from '../../config/config.schema';
 import { createCliContext } from '../cli-app';
+import { ServerClient, ServerRequestError, withDataDirLease } from '../server-client';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 
 /** The status a person reads: state, validation against fusion, what it weighs most. */
@@ -44,24 +46,40 @@ export function registerRanker(program: Command): void {
     .option('--workspace <slug>', 'workspace', 'default')
     .option('--json', 'machine-readable output')
     .action(async (opts: { workspace: string; json?: boolean }) => {
-      const ctx = await createCliContext(loadConfigOrExit());
-      try {
-        const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
-        let last = 0;
-        const status = await ctx.get(RankerTrainingService).train(ws.id, {
-          onProgress: (p) => {
-            if (p.done === p.total || Date.now() - last > 2000) {
-              last = Date.now();
-              process.stderr.write(`Training: ${p.done}/${p.total} past tasks asked\n`);
-            }
-          },
-        });
-        process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
-      } catch (err) {
-        if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
-        throw err;
-      } finally {
-        await ctx.close();
+      const config = loadConfigOrExit();
+      const server = ServerClient.find(config, opts.workspace);
+      if (server) {
+        process.stderr.write(`Training in the server at ${server.url} (it owns this data dir)\n`);
+        try {
+          const status = await server.request<RankerStatus>('POST', '/v1/ranker/train');
+          return void process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
+        } catch (err) {
+          if (err instanceof ServerRequestError) fail(err.message, err.status >= 400 && err.status < 500 ? ExitCode.BadInput : ExitCode.Failure);
+          throw err;
+        }
       }
+      await withDataDirLease(config, 'sextant ranker train', () => trainHere(config, opts));
     });
+}
+
+async function trainHere(config: AppConfig, opts: { workspace: string; json?: boolean }): Promise<void> {
+  const ctx = await createCliContext(config);
+  try {
+    const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
+    let last = 0;
+    const status = await ctx.get(RankerTrainingService).train(ws.id, {
+      onProgress: (p) => {
+        if (p.done === p.total || Date.now() - last > 2000) {
+          last = Date.now();
+          process.stderr.write(`Training: ${p.done}/${p.total} past tasks asked\n`);
+        }
+      },
+    });
+    process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
+  } catch (err) {
+    if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
+    throw err;
+  } finally {
+    await ctx.close();
+  }
 }

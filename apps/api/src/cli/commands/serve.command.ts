@@ -4,6 +4,14 @@ import { createApp, shutdownGracefully } from '../../bootstrap';
 import { AuthService } from '../../modules/auth/auth.service';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 import { startBackgroundIndexing } from '../../modules/indexing/indexing.startup';
+import { acquireDataDir, DataDirBusyError, type DataDirLease } from '../../storage/data-dir-writer';
+
+/** Where a client on this machine reaches a server bound to `host` (a wildcard bind is reached on loopback). */
+function connectHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::' || host === '[::]') return '[::1]';
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
 
 export function registerServe(program: Command): void {
   program
@@ -15,7 +23,16 @@ export function registerServe(program: Command): void {
     .option('--no-auto-index', 'do not index SEXTANT_REPO (or the current directory) when no repository is registered yet')
     .action(async (opts: { port?: string; host?: string; dataDir?: string; autoIndex?: boolean }) => {
       const config = loadConfigOrExit({ PORT: opts.port, HOST: opts.host, SEXTANT_DATA_DIR: opts.dataDir });
+      // The server is the data dir's one writer for as long as it runs; CLI commands go through it.
+      let lease: DataDirLease;
+      try {
+        lease = acquireDataDir(config.storage.dataDir, { role: 'server', command: 'sextant serve' });
+      } catch (err) {
+        if (err instanceof DataDirBusyError) fail(err.message, ExitCode.Busy);
+        throw err;
+      }
       const app = await createApp(config);
+      app.get(AuthService).setOperatorToken(lease.info.token);
       const logger = app.get(Logger);
       await app.init();
       try {
@@ -28,6 +45,7 @@ export function registerServe(program: Command): void {
       const address = app.getHttpServer().address();
       const port = typeof address === 'object' && address ? address.port : config.http.port;
       logger.log(`Sextant listening on http://${config.http.host}:${port} (docs at /docs)`, 'Sextant');
+      lease.update({ url: `http://${connectHost(config.http.host)}:${port}` });
       if (opts.autoIndex !== false) await startBackgroundIndexing(app, config);
 
       let stopping = false;
@@ -36,6 +54,7 @@ export function registerServe(program: Command): void {
         stopping = true;
         logger.log(`${signal} received: finishing in-flight requests`, 'Sextant');
         const clean = await shutdownGracefully(app, config.http.shutdownTimeoutMs);
+        lease.release();
         if (!clean) process.stderr.write(`sextant: shutdown timed out after ${config.http.shutdownTimeoutMs} ms\n`);
         process.exit(clean ? 0 : 1);
       };

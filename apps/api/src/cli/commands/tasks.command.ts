@@ -1,13 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import type { TaskImportResult } from '@sextant/contracts';
+import type { Repository, TaskImportResult } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
-import { TaskHistoryService } from '../../modules/task-history/task-history.service';
+import { TaskHistoryService, type CsvColumnMapping } from '../../modules/task-history/task-history.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
+import { ServerClient, ServerRequestError, withDataDirLease } from '../server-client';
 
 function printImport(result: TaskImportResult & { noise?: number }, json?: boolean): void {
   if (json) return void process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -38,27 +39,31 @@ export function registerTasks(program: Command): void {
       const format = (opts.format as string | undefined) ?? (/\.csv$/i.test(file) ? 'csv' : 'jsonl');
       if (!['jsonl', 'csv'].includes(format)) fail(`--format must be jsonl or csv, got ${format}`, ExitCode.BadInput);
       const content = fs.readFileSync(file, 'utf8');
-      const ctx = await createCliContext(loadConfigOrExit());
-      try {
-        const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace as string);
-        const svc = ctx.get(TaskHistoryService);
-        const defaults = { source: opts.source as string };
-        const result =
-          format === 'jsonl'
-            ? await svc.importJsonl(ws.id, content, defaults)
-            : await svc.importCsv(
-                ws.id,
-                content,
-                { id: opts.csvId as string, title: opts.csvTitle as string, body: opts.csvBody as string, files: opts.csvFiles as string, status: opts.csvStatus as string | undefined, created_at: opts.csvCreatedAt as string | undefined },
-                defaults,
-              );
-        printImport(result, opts.json as boolean);
-      } catch (err) {
-        if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
-        throw err;
-      } finally {
-        await ctx.close();
+      const config = loadConfigOrExit();
+      const columns = { id: opts.csvId as string, title: opts.csvTitle as string, body: opts.csvBody as string, files: opts.csvFiles as string, status: opts.csvStatus as string | undefined, created_at: opts.csvCreatedAt as string | undefined };
+      const server = ServerClient.find(config, opts.workspace as string);
+      if (server) {
+        process.stderr.write(`Importing through the server at ${server.url} (it owns this data dir)\n`);
+        return printImport(await viaServer(() => importThroughServer(server, format as 'jsonl' | 'csv', content, opts.source as string, columns)), opts.json as boolean);
       }
+      await withDataDirLease(config, `sextant tasks import ${file}`, async () => {
+        const ctx = await createCliContext(config);
+        try {
+          const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace as string);
+          const svc = ctx.get(TaskHistoryService);
+          const defaults = { source: opts.source as string };
+          const result =
+            format === 'jsonl'
+              ? await svc.importJsonl(ws.id, content, defaults)
+              : await svc.importCsv(ws.id, content, columns, defaults);
+          printImport(result, opts.json as boolean);
+        } catch (err) {
+          if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
+          throw err;
+        } finally {
+          await ctx.close();
+        }
+      });
     });
 
   tasks
@@ -69,23 +74,75 @@ export function registerTasks(program: Command): void {
     .option('--workspace <slug>', 'workspace', 'default')
     .option('--json', 'print the result as JSON')
     .action(async (repoRef: string, opts: { since?: string; until?: string; workspace: string; json?: boolean }) => {
-      const ctx = await createCliContext(loadConfigOrExit());
-      try {
-        const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
-        const indexing = ctx.get(IndexingService);
-        const repos = await indexing.list(ws.id);
-        let repo = repos.find((r) => r.id === repoRef || r.name === repoRef) ?? (fs.existsSync(repoRef) ? await indexing.findByRoot(ws.id, path.resolve(repoRef)) : null);
-        if (!repo) {
-          if (!fs.existsSync(repoRef)) fail(`no repository "${repoRef}" (give a registered name, id or a local path)`, ExitCode.BadInput);
-          repo = await indexing.register(ws.id, { path: repoRef });
-          process.stderr.write(`Registered ${repo.root_path} as "${repo.name}" (run \`sextant index ${repoRef}\` to index its code)\n`);
-        }
-        printImport(await ctx.get(TaskHistoryService).importGit(ws.id, repo.id, { since: opts.since, until: opts.until }), opts.json);
-      } catch (err) {
-        if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
-        throw err;
-      } finally {
-        await ctx.close();
+      const config = loadConfigOrExit();
+      const server = ServerClient.find(config, opts.workspace);
+      if (server) {
+        process.stderr.write(`Importing through the server at ${server.url} (it owns this data dir)\n`);
+        return printImport(await viaServer(() => importGitThroughServer(server, repoRef, opts)), opts.json);
       }
+      await withDataDirLease(config, `sextant tasks import-git ${repoRef}`, async () => {
+        const ctx = await createCliContext(config);
+        try {
+          const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
+          const indexing = ctx.get(IndexingService);
+          const repos = await indexing.list(ws.id);
+          let repo = repos.find((r) => r.id === repoRef || r.name === repoRef) ?? (fs.existsSync(repoRef) ? await indexing.findByRoot(ws.id, path.resolve(repoRef)) : null);
+          if (!repo) {
+            if (!fs.existsSync(repoRef)) fail(`no repository "${repoRef}" (give a registered name, id or a local path)`, ExitCode.BadInput);
+            repo = await indexing.register(ws.id, { path: repoRef });
+            process.stderr.write(`Registered ${repo.root_path} as "${repo.name}" (run \`sextant index ${repoRef}\` to index its code)\n`);
+          }
+          printImport(await ctx.get(TaskHistoryService).importGit(ws.id, repo.id, { since: opts.since, until: opts.until }), opts.json);
+        } catch (err) {
+          if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
+          throw err;
+        } finally {
+          await ctx.close();
+        }
+      });
     });
+}
+
+/** Runs a request to the server, turning its refusals into the CLI's exit codes. */
+async function viaServer<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ServerRequestError) fail(err.message, err.status >= 400 && err.status < 500 ? ExitCode.BadInput : ExitCode.Failure);
+    throw err;
+  }
+}
+
+/** Largest piece of a JSONL file sent in one request (the server's body limit is 1 MB by default). */
+const JSONL_PIECE_BYTES = 512 * 1024;
+
+async function importThroughServer(server: ServerClient, format: 'jsonl' | 'csv', content: string, source: string, columns: CsvColumnMapping): Promise<TaskImportResult> {
+  if (format === 'csv') return server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content, source, columns });
+  // JSONL goes in pieces of whole lines; each piece's line numbers are shifted back to the file's.
+  const total: TaskImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
+  const lines = content.split(/\r?\n/);
+  for (let start = 0; start < lines.length; ) {
+    let end = start;
+    let bytes = 0;
+    while (end < lines.length && (end === start || bytes + lines[end].length < JSONL_PIECE_BYTES)) bytes += lines[end++].length + 1;
+    const piece = await server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content: lines.slice(start, end).join('\n'), source });
+    total.imported += piece.imported;
+    total.updated += piece.updated;
+    total.skipped += piece.skipped;
+    total.errors.push(...piece.errors.map((e) => (e.line === undefined ? e : { ...e, line: e.line + start })));
+    start = end;
+  }
+  return total;
+}
+
+async function importGitThroughServer(server: ServerClient, repoRef: string, opts: { since?: string; until?: string }): Promise<TaskImportResult & { noise?: number }> {
+  const { repositories } = await server.request<{ repositories: Repository[] }>('GET', '/v1/repos');
+  const root = fs.existsSync(repoRef) ? fs.realpathSync(path.resolve(repoRef)) : null;
+  let repo = repositories.find((r) => r.id === repoRef || r.name === repoRef || r.root_path === root);
+  if (!repo) {
+    if (!root) fail(`no repository "${repoRef}" (give a registered name, id or a local path)`, ExitCode.BadInput);
+    repo = await server.request<Repository>('POST', '/v1/repos', { path: root, index: false });
+    process.stderr.write(`Registered ${repo.root_path} as "${repo.name}" (run \`sextant index ${repoRef}\` to index its code)\n`);
+  }
+  return server.request('POST', '/v1/tasks/import-git', { repository_id: repo.id, ...(opts.since ? { since: opts.since } : {}), ...(opts.until ? { until: opts.until } : {}) });
 }

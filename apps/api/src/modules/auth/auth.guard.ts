@@ -42,7 +42,7 @@ export class AuthGuard implements CanActivate {
     let auth: AuthContext | undefined;
     let failure: unknown;
     try {
-      auth = await this.auth.authenticate(bearerToken(req.headers.authorization), { ip: req.ip, forwarded: isForwarded(req.headers) });
+      auth = await this.auth.authenticate(bearerToken(req.headers.authorization), { ip: req.ip, forwarded: isForwarded(req.headers), workspaceSlug: req.header('x-sextant-workspace') });
     } catch (err) {
       failure = err;
     }

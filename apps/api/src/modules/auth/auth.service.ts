@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { APP_CONFIG } from '../../config/config.module';
@@ -29,6 +30,7 @@ export class AuthService {
   readonly localMode: boolean;
   private defaultWorkspaceId?: string;
   private readonly lastTouched = new Map<string, number>();
+  private operatorToken?: string;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -43,7 +45,7 @@ export class AuthService {
    * checked, even in local mode. Validity is read from the database on every call, so
    * a revocation holds from the next request on, in every process.
    */
-  async authenticate(token: string | undefined, source: { ip?: string; forwarded?: boolean }): Promise<AuthContext> {
+  async authenticate(token: string | undefined, source: { ip?: string; forwarded?: boolean; workspaceSlug?: string }): Promise<AuthContext> {
     if (token === undefined || token === '') {
       // Behind a reverse proxy on this machine every remote client would arrive from loopback.
       if (this.localMode && source.forwarded) {
@@ -51,6 +53,11 @@ export class AuthService {
       }
       if (this.localMode) return { workspaceId: await this.defaultWorkspace(), role: 'admin', principal: 'local' };
       throw new DomainError(DomainErrorCode.Unauthenticated, `An API key is required: send "Authorization: Bearer sxt_…" (an admin can ${CREATE_KEY_HINT})`);
+    }
+    if (this.operatorToken && safeEqual(token, this.operatorToken)) {
+      // CLI commands and stdio MCP sessions of this machine's operator, acting through the server.
+      const workspaceId = source.workspaceSlug ? (await this.workspaces.getBySlug(source.workspaceSlug)).id : await this.defaultWorkspace();
+      return { workspaceId, role: 'admin', principal: 'operator' };
     }
     const parsed = parseApiKey(token);
     if (!parsed) {
@@ -88,6 +95,15 @@ export class AuthService {
     );
   }
 
+  /**
+   * The token `sextant serve` writes to the data dir's writer file (readable by the same user
+   * only): CLI commands present it, with `X-Sextant-Workspace: <slug>`, to act as admin of
+   * that workspace through the server instead of writing behind its back.
+   */
+  setOperatorToken(token: string | undefined): void {
+    this.operatorToken = token;
+  }
+
   private async defaultWorkspace(): Promise<string> {
     this.defaultWorkspaceId ??= (await this.workspaces.ensureDefault()).id;
     return this.defaultWorkspaceId;
@@ -99,4 +115,10 @@ export class AuthService {
     this.lastTouched.set(id, now);
     this.keys.touch(id, new Date(now)).catch((err: Error) => this.logger.warn(`Could not record last use of key ${id}: ${err.message}`));
   }
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -1,0 +1,75 @@
+import type { AppConfig } from '../config/config.schema';
+import { acquireDataDir, currentWriter, DataDirBusyError, type DataDirLease } from '../storage/data-dir-writer';
+import { ExitCode, fail } from './cli-context';
+
+/** An HTTP error from the server, with its status and message. */
+export class ServerRequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ServerRequestError';
+  }
+}
+
+/**
+ * The running server that owns the data dir, reached over its HTTP API with the operator
+ * token from the data dir's writer file. CLI commands that write go through it, so the server
+ * sees every change at once and nothing is written behind its back.
+ */
+export class ServerClient {
+  private constructor(
+    readonly url: string,
+    private readonly token: string,
+    private readonly workspace: string,
+  ) {}
+
+  /** The server that owns `config`'s data dir and listens, or null when none runs. */
+  static find(config: AppConfig, workspace: string): ServerClient | null {
+    const writer = currentWriter(config.storage.dataDir);
+    if (!writer || writer.role !== 'server' || !writer.url || !writer.token) return null;
+    return new ServerClient(writer.url, writer.token, workspace);
+  }
+
+  /** Headers that make a request act as this machine's operator in the chosen workspace. */
+  headers(): Record<string, string> {
+    return { Authorization: `Bearer ${this.token}`, 'X-Sextant-Workspace': this.workspace };
+  }
+
+  async request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', route: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(route, this.url), {
+        method,
+        headers: { ...this.headers(), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      throw new ServerRequestError(0, `the server at ${this.url} that owns this data dir does not answer (${(err as Error).message}); is it still starting or stuck?`);
+    }
+    const text = await res.text();
+    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!res.ok) throw new ServerRequestError(res.status, (parsed as { message?: string } | undefined)?.message ?? `${method} ${route} answered ${res.status}`);
+    return parsed as T;
+  }
+}
+
+/**
+ * Runs a write in this process while holding the data dir (no server runs on it); another
+ * writer gets a message naming it and exit code 4, never a database constraint error.
+ */
+export async function withDataDirLease<T>(config: AppConfig, command: string, run: () => Promise<T>): Promise<T> {
+  let lease: DataDirLease;
+  try {
+    lease = acquireDataDir(config.storage.dataDir, { role: 'cli', command });
+  } catch (err) {
+    if (err instanceof DataDirBusyError) fail(err.message, ExitCode.Busy);
+    throw err;
+  }
+  try {
+    return await run();
+  } finally {
+    lease.release();
+  }
+}
