@@ -70,11 +70,11 @@ describe('one data dir, many processes', () => {
     expect(JSON.parse(fromFile.stdout)).toMatchObject({ imported: 1, skipped: 1, errors: [expect.objectContaining({ line: 2 })] });
 
     // The server sees all of it without a restart: code, git history and the imported file.
-    const search = await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'SessionStore refresh', top_k: 5 }) })).json();
+    const search = (await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'SessionStore refresh', top_k: 5 }) })).json()) as { results: Array<{ path: string }> };
     expect(search.results.map((r: { path: string }) => r.path)).toContain('src/auth/session.ts');
-    const similar = await (await fetch(`${url}/v1/tasks?query=${encodeURIComponent('charged twice retry')}`)).json();
+    const similar = (await (await fetch(`${url}/v1/tasks?query=${encodeURIComponent('charged twice retry')}`)).json()) as { tasks: Array<{ external_id: string }> };
     expect(similar.tasks.map((t: { external_id: string }) => t.external_id)).toContain('T-9');
-    const history = await (await fetch(`${url}/v1/tasks?source=git`)).json();
+    const history = (await (await fetch(`${url}/v1/tasks?source=git`)).json()) as { total: number };
     expect(history.total).toBe(2);
 
     // A stdio MCP client on the same data dir relays to the server: refresh_index runs there.
@@ -89,7 +89,7 @@ describe('one data dir, many processes', () => {
       expect(refresh.isError).toBeFalsy();
       await waitFor(
         async () => {
-          const res = await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'issueRefund', top_k: 3 }) })).json();
+          const res = (await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'issueRefund', top_k: 3 }) })).json()) as { results: Array<{ path: string }> };
           return res.results[0]?.path === 'src/billing/refunds.ts';
         },
         { what: 'the file refresh_index indexed to be searchable on the server', timeoutMs: 30_000 },

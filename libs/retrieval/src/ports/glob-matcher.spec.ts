@@ -2,7 +2,7 @@ import * as fc from 'fast-check';
 import picomatch from 'picomatch';
 import { globProblem } from '@sextant/contracts';
 import { compileGlob, literalGlobPrefix } from './glob-matcher';
-import { compilePathFilter, GlobBudgetExceededError, MATCH_BUDGET_MS } from './path-filter';
+import { compilePathFilter, GlobBudgetExceededError } from './path-filter';
 
 const PATHS = ['src/app.ts', 'src/ui/app.tsx', 'src/ui/deep/x.spec.ts', 'README.md', '.github/workflows/ci.yml', 'a/b/c/d.py', 'src', 'src/', 'lib/.env', 'tests/test_app.py', 'x[1].txt', 'docs/a b.md'];
 
@@ -89,6 +89,11 @@ describe('globProblem: the limits every surface enforces', () => {
 });
 
 describe('compilePathFilter: one memo and one matching budget per filter', () => {
+  it('a plain glob over many paths stays far within the budget', () => {
+    const keep = compilePathFilter(['src/**', '**/*.ts'])!;
+    for (let i = 0; i < 100_000; i++) keep(`src/feature_${i % 97}/deep/nested/module_${i}.ts`);
+  });
+
   it('remembers answers and stops once the budget is spent', () => {
     const keep = compilePathFilter(['src/**'], ['**/*.spec.ts'])!;
     expect(keep('src/a.ts')).toBe(true);
@@ -103,6 +108,7 @@ describe('compilePathFilter: one memo and one matching budget per filter', () =>
       thrown = err;
     }
     expect(thrown).toBeInstanceOf(GlobBudgetExceededError);
-    expect(performance.now() - started).toBeLessThan(MATCH_BUDGET_MS * 5);
+    // The budget is counted in steps; on an idle machine it stops this after about 60 ms of matching.
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 });

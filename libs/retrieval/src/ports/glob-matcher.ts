@@ -11,7 +11,15 @@ import { expandBraces } from '@sextant/contracts';
  * but `/`, `[abc]` `[a-z]` `[!x]` classes, `**` as a whole segment for any number of
  * directories, `{a,b}` alternatives, `\` escapes, a leading `!` negates, a leading `./` is ignored.
  */
-export type GlobMatcher = (path: string) => boolean;
+export type GlobMatcher = ((path: string, meter?: MatchMeter) => boolean) & {
+  /** How many brace-free patterns it runs per path. */
+  readonly patterns: number;
+};
+
+/** Counts matching work (NFA states visited), so a caller can bound it independently of machine load. */
+export interface MatchMeter {
+  steps: number;
+}
 
 type CharTest = (c: number) => boolean;
 
@@ -119,7 +127,7 @@ function parseClass(s: string, start: number): { test: CharTest; end: number } |
 }
 
 /** Runs the NFA over `path`: the set of live nodes advances one character at a time. */
-function runNfa(nodes: Node[], path: string): boolean {
+function runNfa(nodes: Node[], path: string, meter?: MatchMeter): boolean {
   let current: number[] = [];
   let next: number[] = [];
   const seen = new Int32Array(nodes.length).fill(-1);
@@ -140,6 +148,7 @@ function runNfa(nodes: Node[], path: string): boolean {
   add(current, 0);
   for (let p = 0; p < path.length && current.length; p++) {
     const c = path.charCodeAt(p);
+    if (meter) meter.steps += current.length;
     generation++;
     next.length = 0;
     for (const n of current) {
@@ -165,10 +174,11 @@ export function compileGlob(glob: string, options: { nocase?: boolean } = {}): G
   if (negated) pattern = pattern.slice(1);
   pattern = pattern.replace(/^(\.\/)+/, '');
   const nfas = expandBraces(pattern).map(compileNfa);
-  return (path: string) => {
+  const match = (path: string, meter?: MatchMeter) => {
     const p = (options.nocase ? path.toLowerCase() : path).replace(/^(\.\/)+/, '');
-    return nfas.some((nfa) => runNfa(nfa, p)) !== negated;
+    return nfas.some((nfa) => runNfa(nfa, p, meter)) !== negated;
   };
+  return Object.assign(match, { patterns: nfas.length });
 }
 
 /**

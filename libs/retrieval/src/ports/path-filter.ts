@@ -1,5 +1,5 @@
 import { GLOB_LIMITS, globProblem } from '@sextant/contracts';
-import { compileGlob, type GlobMatcher } from './glob-matcher';
+import { compileGlob, type GlobMatcher, type MatchMeter } from './glob-matcher';
 import { InvalidFilterError } from './index-errors';
 
 export { GLOB_LIMITS };
@@ -8,16 +8,19 @@ export { literalGlobPrefix } from './glob-matcher';
 export type PathPredicate = (path: string) => boolean;
 
 /**
- * Most matching time one path filter may use. Matching is linear, but a request may still
- * combine many globs with many paths; past this it fails (the source reports it) rather
- * than keep the event loop from other requests.
+ * Matching work one path filter may do, in NFA steps (states alive per character), counted
+ * rather than timed so a loaded machine or a GC pause cannot fail a legitimate search: a fixed
+ * allowance plus, for each distinct path, a few live states per pattern per character.
+ * Ordinary globs keep 1-4 states alive and never reach it, however many paths a repository
+ * has; a glob built to be slow keeps ~16 alive and is stopped after some tens of ms of
+ * matching (the source reports it) instead of holding the event loop.
  */
-export const MATCH_BUDGET_MS = 100;
+export const MATCH_BUDGET = { baseSteps: 2_000_000, statesPerChar: 6 } as const;
 
-/** Thrown by a path filter that has used up {@link MATCH_BUDGET_MS}. */
+/** Thrown by a path filter that has used up {@link MATCH_BUDGET}. */
 export class GlobBudgetExceededError extends InvalidFilterError {
   constructor(globs: readonly string[]) {
-    super(`path globs ${JSON.stringify(globs).slice(0, 200)} used more than ${MATCH_BUDGET_MS} ms of matching; use fewer or simpler include/exclude globs`);
+    super(`path globs ${JSON.stringify(globs).slice(0, 200)} need too much matching work for one request; use fewer or simpler include/exclude globs`);
     this.name = 'GlobBudgetExceededError';
   }
 }
@@ -35,31 +38,31 @@ export function checkGlob(glob: unknown, field: string): string {
 }
 
 /** Compiled glob lists, shared by every request that uses the same globs. */
-const COMPILED = new Map<string, GlobMatcher>();
+const COMPILED = new Map<string, { match: (path: string, meter?: MatchMeter) => boolean; patterns: number }>();
 const MAX_COMPILED = 256;
 
-function compileList(globs: readonly unknown[] | undefined, field: string): { match: GlobMatcher; globs: string[] } | null {
+function compileList(globs: readonly unknown[] | undefined, field: string): { match: (path: string, meter?: MatchMeter) => boolean; patterns: number; globs: string[] } | null {
   if (globs === undefined || globs === null) return null;
   if (!Array.isArray(globs)) throw new InvalidFilterError(`${field} must be an array of glob strings`);
   if (globs.length === 0) return null;
   if (globs.length > GLOB_LIMITS.maxGlobs) throw new InvalidFilterError(`${field}: ${globs.length} globs given (max ${GLOB_LIMITS.maxGlobs})`);
   const checked = globs.map((g) => checkGlob(g, field));
   const key = JSON.stringify(checked);
-  let match = COMPILED.get(key);
-  if (!match) {
-    const matchers = checked.map((g) => compileGlob(g));
-    match = (path: string) => matchers.some((m) => m(path));
+  let compiled = COMPILED.get(key);
+  if (!compiled) {
+    const matchers: GlobMatcher[] = checked.map((g) => compileGlob(g));
+    compiled = { match: (path, meter) => matchers.some((m) => m(path, meter)), patterns: matchers.reduce((n, m) => n + m.patterns, 0) };
     if (COMPILED.size >= MAX_COMPILED) COMPILED.delete(COMPILED.keys().next().value!);
-    COMPILED.set(key, match);
+    COMPILED.set(key, compiled);
   }
-  return { match, globs: checked };
+  return { ...compiled, globs: checked };
 }
 
 /**
  * Compiles include/exclude globs into one predicate (null when neither is given), rejecting
  * unsafe globs with `InvalidFilterError`. Each predicate remembers its answers and stops with
- * {@link GlobBudgetExceededError} once it has spent {@link MATCH_BUDGET_MS} matching: make one
- * per request and share it between that request's sources.
+ * {@link GlobBudgetExceededError} once it has done {@link MATCH_BUDGET} of matching work:
+ * make one per request and share it between that request's sources.
  *
  * @example
  * const keep = compilePathFilter(['src/**'], ['**\/*.spec.ts']);
@@ -70,14 +73,15 @@ export function compilePathFilter(include?: readonly string[], exclude?: readonl
   const exc = compileList(exclude, 'exclude');
   if (!inc && !exc) return null;
   const answers = new Map<string, boolean>();
-  let spentMs = 0;
+  const meter: MatchMeter = { steps: 0 };
+  const patterns = (inc?.patterns ?? 0) + (exc?.patterns ?? 0);
+  let allowance: number = MATCH_BUDGET.baseSteps;
   return (path: string) => {
     const known = answers.get(path);
     if (known !== undefined) return known;
-    if (spentMs > MATCH_BUDGET_MS) throw new GlobBudgetExceededError([...(inc?.globs ?? []), ...(exc?.globs ?? [])]);
-    const started = performance.now();
-    const ok = (!inc || inc.match(path)) && (!exc || !exc.match(path));
-    spentMs += performance.now() - started;
+    allowance += MATCH_BUDGET.statesPerChar * patterns * path.length;
+    if (meter.steps > allowance) throw new GlobBudgetExceededError([...(inc?.globs ?? []), ...(exc?.globs ?? [])]);
+    const ok = (!inc || inc.match(path, meter)) && (!exc || !exc.match(path, meter));
     answers.set(path, ok);
     return ok;
   };
