@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from './database-errors';
 import { DomainError, DomainErrorCode } from './domain-error';
 
 const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -11,6 +12,9 @@ const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   [DomainErrorCode.PathNotAllowed]: HttpStatus.FORBIDDEN,
   [DomainErrorCode.Unavailable]: HttpStatus.SERVICE_UNAVAILABLE,
 };
+
+/** What a 503 asks clients to wait before retrying. */
+const RETRY_AFTER_S = 5;
 
 /** One JSON error shape for every REST failure; never leaks a stack trace. */
 @Catch()
@@ -33,12 +37,17 @@ export class HttpExceptionFilter implements ExceptionFilter {
       const r = exception.getResponse();
       body = typeof r === 'string' ? { error: errorName(status), message: r } : { error: errorName(status), ...(r as object) };
       delete (body as { statusCode?: unknown }).statusCode;
+    } else if (isDatabaseUnavailable(exception)) {
+      status = HttpStatus.SERVICE_UNAVAILABLE;
+      body = { error: 'database_unavailable', message: 'The database is not reachable right now; retry shortly' };
+      this.logger.warn({ err: exception, requestId: req.id }, 'Database unavailable');
     } else if (isBodyParserError(exception)) {
       status = exception.status;
       body = { error: errorName(status), message: exception.type === 'entity.too.large' ? `Request body exceeds the ${exception.limit}-byte limit` : exception.message };
     } else {
       this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
     }
+    if (status === HttpStatus.SERVICE_UNAVAILABLE && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(RETRY_AFTER_S));
     res.status(status).json({ statusCode: status, ...body, requestId: req.id });
   }
 }
