@@ -119,4 +119,30 @@ describe('database outage (Postgres behind a TCP proxy)', () => {
     console.log(JSON.stringify({ recovery_ms: Date.now() - restoredAt }));
     expect((await api().get('/health')).status).toBe(200);
   }, 120_000);
+
+  it('an index job that loses the database resumes by itself when it returns, and ends with what a clean run indexes', async () => {
+    if (!available) return;
+    const api = () => request(t!.app.getHttpServer());
+    const files = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`pkg_${i % 30}/module_${i}.py`, `def handler_${i}(value):\n    \"\"\"Handle case ${i}.\"\"\"\n    return value * ${i}\n\n\nclass Worker${i}:\n    def run(self):\n        return handler_${i}(${i})\n`]));
+    const victim = makeFixtureRepo(files, { git: true, prefix: 'sextant-outage-a-' });
+    const clean = makeFixtureRepo(files, { git: true, prefix: 'sextant-outage-b-' });
+
+    const reg = await api().post('/v1/repos').send({ path: victim }).expect(201);
+    const jobId: string = reg.body.job.id;
+    await waitFor(async () => ((await api().get(`/v1/jobs/${jobId}`)).body.counts?.processed ?? 0) >= 100, { what: 'the job to be under way', timeoutMs: 60_000 });
+    await proxy!.cut();
+    await new Promise((r) => setTimeout(r, 3000));
+    await proxy!.restore();
+    const restoredAt = Date.now();
+    await waitFor(async () => (await api().get(`/v1/jobs/${jobId}`)).body.status === 'succeeded', { what: 'the job to resume and finish by itself', timeoutMs: 120_000 });
+    const resumeToDoneMs = Date.now() - restoredAt;
+
+    const cleanReg = await api().post('/v1/repos').send({ path: clean }).expect(201);
+    await waitFor(async () => (await api().get(`/v1/jobs/${cleanReg.body.job.id}`)).body.status === 'succeeded', { what: 'the clean run', timeoutMs: 120_000 });
+    const [a, b] = [(await api().get(`/v1/repos/${reg.body.id}`)).body, (await api().get(`/v1/repos/${cleanReg.body.id}`)).body];
+    console.log(JSON.stringify({ resume_to_done_ms: resumeToDoneMs, chunks_after_outage: a.chunks.total, chunks_clean: b.chunks.total, files: a.files.total }));
+    expect(a.files.total).toBe(b.files.total);
+    expect(a.chunks.total).toBe(b.chunks.total);
+    expect(a.files.by_state).toEqual(b.files.by_state);
+  }, 300_000);
 });

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { isDatabaseUnavailable } from '../../../common/database-errors';
 import type { IndexProgressEvent } from '@sextant/contracts';
 import {
   changedFilesSince,
@@ -186,6 +187,8 @@ export class IndexJobRunner {
       return job;
     } catch (caught) {
       const err = signal.aborted && !(caught instanceof JobCancelledError) ? new JobCancelledError(signal.reason === SHUTDOWN) : caught;
+      // Nothing can be recorded while the database is away; the caller waits for it and resumes the job.
+      if (isDatabaseUnavailable(err)) throw err;
       if (err instanceof JobCancelledError && err.interrupted) {
         job.finishedAt = null;
         await this.jobs.save(job); // still `running`: resumes on the next start

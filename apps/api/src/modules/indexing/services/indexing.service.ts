@@ -7,6 +7,7 @@ import { isSecretFileName } from '@sextant/indexer';
 import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
 import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config.schema';
+import { isDatabaseUnavailable } from '../../../common/database-errors';
 import { DomainError, DomainErrorCode, notFound } from '../../../common/domain-error';
 import type { IndexJobEntity } from '../entities/index-job.entity';
 import type { RepositoryEntity } from '../entities/repository.entity';
@@ -40,6 +41,9 @@ interface RunningJob {
  * time in this process (parsing already uses every core); a second request for a
  * repository with a queued or running job joins it instead of starting another.
  */
+/** How often a job paused by a database outage checks whether the database is back. */
+const DATABASE_RETRY_MS = 1000;
+
 @Injectable()
 export class IndexingService {
   private readonly logger = new Logger(IndexingService.name);
@@ -242,7 +246,7 @@ export class IndexingService {
     this.queue = this.queue
       .then(async () => {
         if (this.shuttingDown) return resolveDone(job);
-        const finished = controller.signal.aborted && job.status === 'queued' ? await this.markCancelled(job) : await this.runner.run(job, controller.signal);
+        const finished = controller.signal.aborted && job.status === 'queued' ? await this.markCancelled(job) : await this.runThroughOutages(job, controller.signal);
         resolveDone(finished);
       })
       .catch((err) => {
@@ -252,6 +256,42 @@ export class IndexingService {
       .finally(() => {
         if (this.running.get(job.repositoryId)?.job.id === job.id) this.running.delete(job.repositoryId);
       });
+  }
+
+  /**
+   * Runs a job; when the database goes away under it, the job says so (`error` on the live
+   * job, shown by `GET /v1/jobs/:id` and the dashboard), waits for the database and resumes
+   * from what it had written, like a job a killed process left.
+   */
+  private async runThroughOutages(job: IndexJobEntity, signal: AbortSignal): Promise<IndexJobEntity> {
+    for (;;) {
+      try {
+        return await this.runner.run(job, signal);
+      } catch (err) {
+        if (!isDatabaseUnavailable(err) || signal.aborted) throw err;
+        this.logger.warn(`Index job ${job.id} paused: the database is unreachable; it resumes when the database is back`);
+        job.error = 'paused: the database is unreachable; the job resumes when it is back';
+        const persisted = await this.waitForDatabase(job, signal);
+        if (!persisted) return job;
+        this.logger.log(`Database reachable again: resuming index job ${job.id} (${persisted.counts.processed}/${persisted.counts.toIndex} files were recorded)`);
+        const live = this.running.get(job.repositoryId);
+        if (live?.job.id === job.id) live.job = persisted;
+        job = persisted;
+      }
+    }
+  }
+
+  /** Polls until the job's row can be read again (null if the job was stopped meanwhile). */
+  private async waitForDatabase(job: IndexJobEntity, signal: AbortSignal): Promise<IndexJobEntity | null> {
+    while (!signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, DATABASE_RETRY_MS).unref());
+      try {
+        return (await this.jobs.findById(job.workspaceId, job.id)) ?? null;
+      } catch (err) {
+        if (!isDatabaseUnavailable(err)) throw err;
+      }
+    }
+    return null;
   }
 
   private async markCancelled(job: IndexJobEntity): Promise<IndexJobEntity> {
