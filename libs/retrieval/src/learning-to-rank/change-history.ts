@@ -22,6 +22,12 @@ export class ChangeHistory {
   private readonly positions = new Map<string, number[]>();
 
   private readonly taskFiles: string[][] = [];
+  /** The same files as dense ids (scoring loops add into typed arrays instead of maps). */
+  private readonly taskFileIds: Int32Array[] = [];
+  private readonly fileIds = new Map<string, number>();
+  private readonly filePaths: string[] = [];
+  /** Change positions per file id (the lists of `positions`, shared). */
+  private readonly positionsById: number[][] = [];
   /** Task positions per term of the tasks' texts (when texts were given). */
   private readonly postings = new Map<string, number[]>();
   private readonly meanChanges: number;
@@ -41,8 +47,15 @@ export class ChangeHistory {
       for (const path of files) {
         const list = this.positions.get(path);
         if (list) list.push(position);
-        else this.positions.set(path, [position]);
+        else {
+          const created = [position];
+          this.positions.set(path, created);
+          this.fileIds.set(path, this.filePaths.length);
+          this.filePaths.push(path);
+          this.positionsById.push(created);
+        }
       }
+      this.taskFileIds.push(Int32Array.from(files, (f) => this.fileIds.get(f)!));
       const tokens = t.text ? tokenize(t.text.slice(0, PROFILE_TEXT_CHARS), { removeStopWords: true }) : [];
       this.textLengths.push(tokens.length);
       textTotal += tokens.length;
@@ -74,8 +87,12 @@ export class ChangeHistory {
    * new ChangeHistory([{ files: ['a.py'], text: 'fix cookie parsing' }]).profileScores(['cookie'], 1) // Map { 'a.py' => 0.28… }
    */
   profileScores(terms: Iterable<string>, before: number = this.size): Map<string, number> {
-    const scores = new Map<string, number>();
     const n = Math.max(1, Math.min(before, this.size));
+    const total = new Float64Array(this.filePaths.length);
+    const seen = new Uint8Array(this.filePaths.length);
+    const touched: number[] = [];
+    const tf = new Int32Array(this.filePaths.length);
+    const termFiles: number[] = [];
     for (const term of new Set(terms)) {
       const list = this.postings.get(term);
       if (!list) continue;
@@ -84,14 +101,25 @@ export class ChangeHistory {
       const df = end;
       if (df === 0) continue;
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      const tf = new Map<string, number>();
-      for (let i = start; i < end; i++) for (const f of this.taskFiles[list[i]]) tf.set(f, (tf.get(f) ?? 0) + 1);
-      for (const [f, count] of tf) {
-        const len = this.changeCount(f, before) || 1;
-        const norm = count * (PROFILE_K1 + 1) / (count + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanChanges));
-        scores.set(f, (scores.get(f) ?? 0) + idf * norm);
+      termFiles.length = 0;
+      for (let i = start; i < end; i++) {
+        for (const f of this.taskFileIds[list[i]]) if (tf[f]++ === 0) termFiles.push(f);
+      }
+      // Files in order of first appearance, as the per-term map this replaces iterated them.
+      for (const f of termFiles) {
+        const count = tf[f];
+        tf[f] = 0;
+        const len = lowerBound(this.positionsById[f], before) || 1;
+        const norm = (count * (PROFILE_K1 + 1)) / (count + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanChanges));
+        total[f] += idf * norm;
+        if (!seen[f]) {
+          seen[f] = 1;
+          touched.push(f);
+        }
       }
     }
+    const scores = new Map<string, number>();
+    for (const f of touched) scores.set(this.filePaths[f], total[f]);
     return scores;
   }
 
@@ -102,7 +130,8 @@ export class ChangeHistory {
    */
   taskBm25Files(terms: Iterable<string>, before: number = this.size, depth = 100): string[] {
     const n = Math.max(1, Math.min(before, this.size));
-    const scores = new Map<number, number>();
+    const scores = new Float64Array(this.size);
+    const touched: number[] = [];
     for (const term of new Set(terms)) {
       const list = this.postings.get(term);
       if (!list) continue;
@@ -113,12 +142,13 @@ export class ChangeHistory {
       for (let i = Math.max(0, end - 5 * MAX_POSTINGS_PER_TERM); i < end; i++) {
         const tf = counts[i];
         const len = this.textLengths[list[i]];
-        scores.set(list[i], (scores.get(list[i]) ?? 0) + (idf * tf * (PROFILE_K1 + 1)) / (tf + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanTextLength)));
+        const position = list[i];
+        if (scores[position] === 0) touched.push(position);
+        scores[position] += (idf * tf * (PROFILE_K1 + 1)) / (tf + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanTextLength));
       }
     }
-    const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, depth);
     const files = new Set<string>();
-    for (const [position] of top) for (const f of this.taskFiles[position]) files.add(f);
+    for (const position of topPositions(touched, scores, depth)) for (const f of this.taskFiles[position]) files.add(f);
     return [...files];
   }
 
@@ -160,6 +190,42 @@ export class ChangeHistory {
     const i = lowerBound(list, before);
     return i > 0 ? list[i - 1] : null;
   }
+}
+
+/**
+ * The `depth` best positions by score (ties: the later position first), best first, without
+ * sorting every touched position: a bounded min-heap of the current best.
+ */
+function topPositions(touched: readonly number[], scores: Float64Array, depth: number): number[] {
+  const better = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && a > b);
+  const heap: number[] = [];
+  const siftDown = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < heap.length && better(heap[worst], heap[l])) worst = l;
+      if (r < heap.length && better(heap[worst], heap[r])) worst = r;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst], heap[i]];
+      i = worst;
+    }
+  };
+  for (const p of touched) {
+    if (heap.length < depth) {
+      heap.push(p);
+      for (let i = heap.length - 1; i > 0; ) {
+        const parent = (i - 1) >> 1;
+        if (!better(heap[parent], heap[i])) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    } else if (depth > 0 && better(p, heap[0])) {
+      heap[0] = p;
+      siftDown(0);
+    }
+  }
+  return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
 }
 
 /** First index whose value is >= x in an ascending list. */
