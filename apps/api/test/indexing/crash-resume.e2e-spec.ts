@@ -81,9 +81,13 @@ describe('a job killed with SIGKILL resumes and ends exactly like a clean run', 
     }
     const resumed = await runCli(['index', corpus, '--json'], env(crashed), 240000);
     expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.stdout.trim().split('\n').pop()!)).toMatchObject({ status: 'succeeded', resumed: true });
+    const resumedJob = JSON.parse(resumed.stdout.trim().split('\n').pop()!) as { status: string; resumed: boolean; counts: Record<string, number> };
+    expect(resumedJob).toMatchObject({ status: 'succeeded', resumed: true });
 
     const result = storeSignature(crashed);
+    // The job's counters tell what the index holds, however many attempts it took.
+    const { discovered, toIndex, processed, indexed, failed, unchanged, chunks } = resumedJob.counts;
+    expect({ discovered, toIndex, processed, indexed, failed, unchanged, chunks }).toEqual({ discovered: FILES, toIndex: FILES, processed: FILES, indexed: FILES, failed: 0, unchanged: 0, chunks: reference.chunks.length });
     expect(result.files).toEqual(reference.files); // every file indexed, with its chunk count
     expect(result.chunks).toEqual(reference.chunks); // same chunks: no duplicates, no orphans, none missing
     const ids = readStoredChunks(crashed).map((c) => c.id);

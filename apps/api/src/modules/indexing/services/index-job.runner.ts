@@ -128,14 +128,18 @@ export class IndexJobRunner {
         if (row.statKey !== null && row.statKey === statKeyOf(f)) return false; // untouched since it was read
         return changedByGit ? changedByGit.has(f.path) : true;
       });
+      // A resumed job counts what its earlier attempts wrote from the index itself, not from
+      // counters saved at some point before the interruption, so its totals equal what the index holds.
+      const carried = job.attempts > 1 && job.startedAt && !targeted ? await this.carriedOver(job, repo.id, candidates, discoveredPaths) : null;
       job.counts = {
         ...job.counts,
         discovered: discovery.files.length,
         skippedByReason: discovery.skippedByReason as Record<string, number>,
-        toIndex: candidates.length,
-        unchanged: discovered.length - candidates.length,
+        toIndex: candidates.length + (carried?.files ?? 0),
+        unchanged: discovered.length - candidates.length - (carried?.files ?? 0),
         removed: removed.length,
-        processed: 0,
+        processed: carried?.files ?? 0,
+        ...(carried ? { indexed: carried.indexed, failed: carried.failed, chunks: carried.chunks, chunksByType: carried.chunksByType } : {}),
         phaseMs: job.counts.phaseMs,
       };
       clock('discover');
@@ -206,6 +210,21 @@ export class IndexJobRunner {
       }
       return job;
     }
+  }
+
+  /** What earlier attempts of `job` wrote and this attempt will not redo. */
+  private async carriedOver(job: IndexJobEntity, repositoryId: string, candidates: readonly DiscoveredFile[], discovered: ReadonlySet<string>): Promise<{ files: number; indexed: number; failed: number; chunks: number; chunksByType: Record<string, number> }> {
+    const redo = new Set(candidates.map((f) => f.path));
+    const rows = (await this.files.writtenSince(job.workspaceId, repositoryId, job.startedAt!)).filter((r) => discovered.has(r.path) && !redo.has(r.path));
+    const chunksByType: Record<string, number> = {};
+    let chunks = 0;
+    for (const r of rows) {
+      if (r.state !== 'indexed') continue;
+      chunks += r.chunkCount;
+      for (const [type, n] of Object.entries(r.chunkTypes ?? {})) chunksByType[type] = (chunksByType[type] ?? 0) + n;
+    }
+    const indexed = rows.filter((r) => r.state === 'indexed').length;
+    return { files: rows.length, indexed, failed: rows.length - indexed, chunks, chunksByType };
   }
 
   isFinishing(jobId: string): boolean {
