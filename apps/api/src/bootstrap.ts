@@ -11,6 +11,7 @@ import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware
 import { requestOriginMiddleware } from './modules/auth/request-origin.middleware';
 import { MetricsService } from './modules/metrics/metrics.service';
 import { SextantIoAdapter } from './modules/realtime/socket-io.adapter';
+import { assertQdrantReachable } from './storage/qdrant/qdrant-preflight';
 import { secureDataDir } from './storage/data-dir';
 
 /**
@@ -19,6 +20,7 @@ import { secureDataDir } from './storage/data-dir';
  */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
   secureDataDir(config.storage.dataDir);
+  if (config.storage.qdrantUrl) await assertQdrantReachable(config.storage.qdrantUrl, config.storage.qdrantApiKey);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
   app.useLogger(app.get(Logger));
   app.useWebSocketAdapter(new SextantIoAdapter(app, config));

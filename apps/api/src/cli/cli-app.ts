@@ -3,6 +3,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config/config.schema';
+import { assertQdrantReachable } from '../storage/qdrant/qdrant-preflight';
 import { secureDataDir } from '../storage/data-dir';
 
 /**
@@ -12,6 +13,7 @@ import { secureDataDir } from '../storage/data-dir';
  */
 export async function createCliContext(config: AppConfig): Promise<INestApplicationContext> {
   secureDataDir(config.storage.dataDir);
+  if (config.storage.qdrantUrl) await assertQdrantReachable(config.storage.qdrantUrl, config.storage.qdrantApiKey);
   const cliConfig: AppConfig = { ...config, log: { level: process.env.LOG_LEVEL ? config.log.level : 'warn', toStderr: true } };
   const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(cliConfig), { bufferLogs: true, abortOnError: false });
   ctx.useLogger(ctx.get(Logger));

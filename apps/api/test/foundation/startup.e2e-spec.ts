@@ -49,6 +49,20 @@ describe('sextant serve (spawned process)', () => {
     expect(stderr).toContain(variable);
   });
 
+  it('an unreachable QDRANT_URL stops start-up with one clear line, not a stack trace', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const port = (probe.address() as net.AddressInfo).port;
+        probe.close(() => resolve(port));
+      });
+    });
+    for (const args of [['serve', '--no-auto-index'], ['status']]) {
+      const { code, stderr } = await runCli(args, { SEXTANT_DATA_DIR: dataDir, DATABASE_URL: '', QDRANT_URL: `http://127.0.0.1:${closed}`, PORT: '0' });
+      expect(code).toBe(1);
+      expect(stderr.trim().split('\n')).toEqual([`sextant: Qdrant at http://127.0.0.1:${closed} is not reachable (ECONNREFUSED): start it, fix QDRANT_URL, or unset QDRANT_URL to use the embedded vector store`]);
+    }
+  });
+
   it('prints help for every command', async () => {
     for (const args of [['--help'], ['serve', '--help'], ['db', 'migrate', '--help']]) {
       const { code, stdout } = await runCli(args);
