@@ -160,16 +160,14 @@ export class ChangeHistory {
     const endA = lowerBound(a, before);
     const endB = lowerBound(b, before);
     if (endB === 0) return 0;
-    let i = 0;
-    let j = 0;
+    // Walk the shorter list and look each position up in the longer one: frequently changed
+    // files have thousands of positions, and most candidates share few.
+    const [short, endShort, long, endLong] = endA <= endB ? [a, endA, b, endB] : [b, endB, a, endA];
     let both = 0;
-    while (i < endA && j < endB) {
-      if (a[i] === b[j]) {
-        both++;
-        i++;
-        j++;
-      } else if (a[i] < b[j]) i++;
-      else j++;
+    let from = 0;
+    for (let i = 0; i < endShort; i++) {
+      from = lowerBoundFrom(long, short[i], from, endLong);
+      if (from < endLong && long[from] === short[i]) both++;
     }
     return both / endB;
   }
@@ -226,6 +224,18 @@ function topPositions(touched: readonly number[], scores: Float64Array, depth: n
     }
   }
   return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
+}
+
+/** First index in [from, end) whose value is >= x in an ascending list. */
+function lowerBoundFrom(list: readonly number[], x: number, from: number, end: number): number {
+  let lo = from;
+  let hi = end;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** First index whose value is >= x in an ascending list. */

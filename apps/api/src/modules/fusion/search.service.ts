@@ -431,7 +431,7 @@ export class SearchService {
     const ranked = head
       .map((f, i) => ({ f, i, raw: raw[i] }))
       .sort((a, b) => b.raw - a.raw || a.i - b.i)
-      .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: { version: active.version, rankScore: r, contributions: explainScore(active.model, features[i]) } }));
+      .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: lazyExplanation(active, r, features[i]) }));
     const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
     // Files past the ranker's depth stay below everything it ranked.
     const rankedIds = new Set(ranked.map((r) => r.id));
@@ -640,6 +640,18 @@ function matchStrength(fused: readonly RankedFile[], outcomes: ReadonlyMap<Searc
   if (!lexical && plan.mentioned.size === 0) return 'weak';
   // Only the learned ranker's scores are calibrated probabilities; fused scores are not comparable across queries.
   return fused[0].ranker && fused[0].score < WEAK_MATCH_BELOW ? 'weak' : 'strong';
+}
+
+/** The ranker's part of `explain`; contributions are worked out only for the results a response shows. */
+function lazyExplanation(active: ActiveRanker, rankScore: number, features: Float64Array): NonNullable<RankedFile['ranker']> {
+  let contributions: Array<{ feature: string; value: number }> | undefined;
+  return {
+    version: active.version,
+    rankScore,
+    get contributions() {
+      return (contributions ??= explainScore(active.model, features));
+    },
+  };
 }
 
 /** The learned ranker stands in for the default fusion only: requests that choose a strategy, sources or weights get exactly what they asked for. */
