@@ -55,6 +55,16 @@ export class ServerClient {
   }
 }
 
+/** Runs requests to the server, turning its refusals into the CLI's exit codes (4xx: bad input, else failure). */
+export async function viaServer<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof ServerRequestError) fail(err.message, err.status >= 400 && err.status < 500 ? ExitCode.BadInput : ExitCode.Failure);
+    throw err;
+  }
+}
+
 /**
  * Runs a write in this process while holding the data dir (no server runs on it); another
  * writer gets a message naming it and exit code 4, never a database constraint error.

@@ -2,23 +2,9 @@ import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { ApiKeysRepository } from '../../src/modules/auth/api-keys.repository';
 import { holdSource } from '../helpers/hold-source';
+import { handshake } from '../helpers/socket-handshake';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { bearer, createKey, KEYS_REQUIRED_ENV } from './auth-helpers';
-
-/** Resolves with 'connected' or the connect_error's data code, then closes the socket. */
-function handshake(url: string, auth?: Record<string, unknown>, headers?: Record<string, string>): Promise<string> {
-  return new Promise((resolve) => {
-    const socket: Socket = io(url, { auth, extraHeaders: headers, transports: ['websocket'], reconnection: false, timeout: 5000 });
-    socket.on('connect', () => {
-      socket.close();
-      resolve('connected');
-    });
-    socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
-      socket.close();
-      resolve(err.data?.code ?? `error:${err.message}`);
-    });
-  });
-}
 
 describe('socket.io handshake authentication (keys required)', () => {
   let t: TestApp;

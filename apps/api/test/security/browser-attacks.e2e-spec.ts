@@ -1,23 +1,8 @@
-import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { ApiKeysService } from '../../src/modules/auth/api-keys.service';
 import { bearer, createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
+import { handshake } from '../helpers/socket-handshake';
 import { startTestApp, type TestApp } from '../helpers/test-app';
-
-/** Resolves 'connected' or the connect_error code, then closes the socket. */
-function handshake(url: string, headers: Record<string, string>): Promise<string> {
-  return new Promise((resolve) => {
-    const socket: Socket = io(url, { extraHeaders: headers, transports: ['websocket'], reconnection: false, timeout: 5000 });
-    socket.on('connect', () => {
-      socket.close();
-      resolve('connected');
-    });
-    socket.on('connect_error', (err: Error & { data?: { code?: string } }) => {
-      socket.close();
-      resolve(err.data?.code ?? `error:${err.message}`);
-    });
-  });
-}
 
 /**
  * Local mode (loopback, no key needed) is an admin session for anything that can make this
@@ -81,17 +66,17 @@ describe('web pages cannot use local mode through the browser', () => {
   });
 
   it('socket.io: a cross-site page or a rebound Host cannot open a socket; loopback and same-origin pages can', async () => {
-    expect(await handshake(t.url!, { Origin: 'http://evil.example' })).toBe('forbidden');
-    expect(await handshake(t.url!, { Host: 'attacker.example' })).toBe('forbidden');
-    expect(await handshake(t.url!, { Origin: t.url! })).toBe('connected');
-    expect(await handshake(t.url!, {})).toBe('connected');
+    expect(await handshake(t.url!, undefined, { Origin: 'http://evil.example' })).toBe('forbidden');
+    expect(await handshake(t.url!, undefined, { Host: 'attacker.example' })).toBe('forbidden');
+    expect(await handshake(t.url!, undefined, { Origin: t.url! })).toBe('connected');
+    expect(await handshake(t.url!, undefined, {})).toBe('connected');
   });
 
   it('behind a reverse proxy (X-Forwarded-For / Forwarded) local mode grants nothing: a key is needed', async () => {
     const res = await api().get('/v1/repos').set('X-Forwarded-For', '203.0.113.7').expect(401);
     expect(res.body.message).toMatch(/proxy.*local mode does not apply/);
     await api().get('/v1/repos').set('Forwarded', 'for=203.0.113.7').expect(401);
-    expect(await handshake(t.url!, { 'X-Forwarded-For': '203.0.113.7' })).toBe('unauthenticated');
+    expect(await handshake(t.url!, undefined, { 'X-Forwarded-For': '203.0.113.7' })).toBe('unauthenticated');
     const { key } = await createKey(t, 'default', 'reader', 'proxied');
     await api().get('/v1/repos').set('X-Forwarded-For', '203.0.113.7').set(bearer(key)).expect(200);
   });

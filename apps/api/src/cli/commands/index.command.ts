@@ -12,7 +12,7 @@ import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 import { formatJobSummary, ProgressReporter } from '../progress-reporter';
-import { ServerClient, ServerRequestError, withDataDirLease } from '../server-client';
+import { ServerClient, viaServer, withDataDirLease } from '../server-client';
 
 export function registerIndex(program: Command): void {
   program
@@ -34,30 +34,30 @@ export function registerIndex(program: Command): void {
 /** A server owns the data dir: register and index through its API, following the job's progress. */
 async function indexThroughServer(server: ServerClient, target: string, opts: { full?: boolean; watch?: boolean; name?: string; json?: boolean }): Promise<void> {
   const reporter = new ProgressReporter();
-  try {
-    process.stderr.write(`Indexing through the server at ${server.url} (it owns this data dir)\n`);
-    const root = fs.realpathSync(path.resolve(target));
+  process.stderr.write(`Indexing through the server at ${server.url} (it owns this data dir)\n`);
+  const root = fs.realpathSync(path.resolve(target));
+  const job = await viaServer(async () => {
     const { repositories } = await server.request<{ repositories: Repository[] }>('GET', '/v1/repos');
     let repo = repositories.find((r) => r.root_path === root);
     if (!repo) repo = await server.request<Repository>('POST', '/v1/repos', { path: root, ...(opts.name ? { name: opts.name } : {}), index: false });
-    let job = await server.request<IndexJob>('POST', `/v1/repos/${repo.id}/index`, { kind: opts.full ? 'full' : 'incremental' });
-    while (!TERMINAL.has(job.status)) {
-      reporter.update(job);
-      await new Promise((r) => setTimeout(r, 300));
-      job = await server.request<IndexJob>('GET', `/v1/jobs/${job.id}`);
+    let current = await server.request<IndexJob>('POST', `/v1/repos/${repo.id}/index`, { kind: opts.full ? 'full' : 'incremental' });
+    try {
+      while (!TERMINAL.has(current.status)) {
+        reporter.update(current);
+        await new Promise((r) => setTimeout(r, 300));
+        current = await server.request<IndexJob>('GET', `/v1/jobs/${current.id}`);
+      }
+    } finally {
+      reporter.stop();
     }
-    reporter.stop();
-    process.stdout.write(opts.json ? `${JSON.stringify(job)}\n` : `${formatJobSummary(job)}\n`);
-    if (job.status !== 'succeeded') process.exit(ExitCode.Failure);
-    if (opts.watch && !repo.watch) {
+    if (current.status === 'succeeded' && opts.watch && !repo.watch) {
       await server.request('PATCH', `/v1/repos/${repo.id}`, { watch: true });
       process.stderr.write(`The server now watches ${repo.root_path}: edits are searchable moments after you save.\n`);
     }
-  } catch (err) {
-    reporter.stop();
-    if (err instanceof ServerRequestError) fail(err.message, err.status >= 400 && err.status < 500 ? ExitCode.BadInput : ExitCode.Failure);
-    throw err;
-  }
+    return current;
+  });
+  process.stdout.write(opts.json ? `${JSON.stringify(job)}\n` : `${formatJobSummary(job)}\n`);
+  if (job.status !== 'succeeded') process.exit(ExitCode.Failure);
 }
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);

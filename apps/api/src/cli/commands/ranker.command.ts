@@ -6,7 +6,7 @@ import { MIN_HISTORY_TASKS, RankerTrainingService } from '../../modules/fusion/r
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import type { AppConfig } from '../../config/config.schema';
 import { createCliContext } from '../cli-app';
-import { ServerClient, ServerRequestError, withDataDirLease } from '../server-client';
+import { ServerClient, viaServer, withDataDirLease } from '../server-client';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 
 /** The status a person reads: state, validation against fusion, what it weighs most. */
@@ -50,13 +50,8 @@ export function registerRanker(program: Command): void {
       const server = ServerClient.find(config, opts.workspace);
       if (server) {
         process.stderr.write(`Training in the server at ${server.url} (it owns this data dir)\n`);
-        try {
-          const status = await server.request<RankerStatus>('POST', '/v1/ranker/train');
-          return void process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
-        } catch (err) {
-          if (err instanceof ServerRequestError) fail(err.message, err.status >= 400 && err.status < 500 ? ExitCode.BadInput : ExitCode.Failure);
-          throw err;
-        }
+        const status = await viaServer(() => server.request<RankerStatus>('POST', '/v1/ranker/train'));
+        return void process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
       }
       await withDataDirLease(config, 'sextant ranker train', () => trainHere(config, opts));
     });

@@ -8,7 +8,7 @@ import { TaskHistoryService, type CsvColumnMapping } from '../../modules/task-hi
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
-import { ServerClient, ServerRequestError, withDataDirLease } from '../server-client';
+import { ServerClient, viaServer, withDataDirLease } from '../server-client';
 
 function printImport(result: TaskImportResult & { noise?: number }, json?: boolean): void {
   if (json) return void process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -101,16 +101,6 @@ export function registerTasks(program: Command): void {
         }
       });
     });
-}
-
-/** Runs a request to the server, turning its refusals into the CLI's exit codes. */
-async function viaServer<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof ServerRequestError) fail(err.message, err.status >= 400 && err.status < 500 ? ExitCode.BadInput : ExitCode.Failure);
-    throw err;
-  }
 }
 
 /** Largest piece of a JSONL file sent in one request (the server's body limit is 1 MB by default). */
