@@ -1,5 +1,5 @@
 /**
- * Binary-relevance ranking metrics (shared/eval/FORMAT.md). A ranked list may repeat an
+ * Binary-relevance ranking metrics (docs/eval-format.md). A ranked list may repeat an
  * id; only its first occurrence counts, so a run cannot score twice for one file.
  */
 

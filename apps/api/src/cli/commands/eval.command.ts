@@ -50,7 +50,7 @@ interface RunOpts {
 const err = (line: string) => process.stderr.write(`${line}\n`);
 
 export function registerEval(program: Command): void {
-  const evalCmd = program.command('eval').description('Build evaluation datasets from git history and score search strategies on them (shared/eval/FORMAT.md)');
+  const evalCmd = program.command('eval').description('Build evaluation datasets from git history and score search strategies on them (docs/eval-format.md)');
 
   evalCmd
     .command('make-dataset')

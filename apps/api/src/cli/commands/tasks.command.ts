@@ -23,7 +23,7 @@ export function registerTasks(program: Command): void {
 
   tasks
     .command('import <file>')
-    .description('Import tasks from JSONL (shared/eval/FORMAT.md) or CSV; bad lines are reported, the rest imported')
+    .description('Import tasks from JSONL (docs/eval-format.md) or CSV; bad lines are reported, the rest imported')
     .option('--format <fmt>', 'jsonl | csv (default: from the file extension)')
     .option('--source <name>', 'source label for these tasks (e.g. jira, github)', 'import')
     .option('--csv-id <column>', 'CSV column with the task id', 'id')
