@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
+import { ExitCode } from './cli-context';
 import { registerDb } from './commands/db.command';
 import { registerEval } from './commands/eval.command';
 import { registerIndex } from './commands/index.command';
@@ -33,11 +34,24 @@ export function buildProgram(): Command {
   return program;
 }
 
+/** Commander's codes for a command line that is wrong (exit 3, "invalid input", as the README says). */
+const USAGE_ERRORS = new Set([
+  'commander.unknownCommand',
+  'commander.unknownOption',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.invalidArgument',
+  'commander.excessArguments',
+  'commander.conflictingOption',
+]);
+
 export async function runCli(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {
-    if (err instanceof CommanderError) process.exit(err.exitCode);
+    // Commander has printed the problem (with a "Did you mean …?" for a mistyped command).
+    if (err instanceof CommanderError) process.exit(USAGE_ERRORS.has(err.code) ? ExitCode.BadInput : err.exitCode);
     process.stderr.write(`sextant: ${(err as Error).message}\n`);
     process.exit(1);
   }

@@ -21,8 +21,9 @@ export interface DataDirWriter {
 export class DataDirBusyError extends Error {
   constructor(readonly holder: DataDirWriter) {
     super(
-      `another Sextant process writes to this data dir: ${holder.role === 'server' ? 'the server' : `\`${holder.command}\``} (pid ${holder.pid}, since ${holder.started_at}). ` +
-        (holder.role === 'server' ? 'Commands go through it when it is reachable; is it still starting?' : 'Wait for it to finish, or stop it, then run this again.'),
+      holder.role === 'server'
+        ? `the Sextant server (pid ${holder.pid}, since ${holder.started_at}) uses this data dir${holder.url ? ` at ${holder.url}` : ' and is still starting'}; stop it first, or do this through its API.`
+        : `another Sextant process writes to this data dir: \`${holder.command}\` (pid ${holder.pid}, since ${holder.started_at}). Wait for it to finish, or stop it, then run this again.`,
     );
     this.name = 'DataDirBusyError';
   }

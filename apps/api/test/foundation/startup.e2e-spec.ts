@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
+import { waitFor } from '../helpers/wait';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -62,6 +63,36 @@ describe('sextant serve (spawned process)', () => {
       expect(stderr.trim().split('\n')).toEqual([`sextant: Qdrant at http://127.0.0.1:${closed} is not reachable (ECONNREFUSED): start it, fix QDRANT_URL, or unset QDRANT_URL to use the embedded vector store`]);
     }
   });
+
+  it('a mistyped command exits 3 with a suggestion', async () => {
+    const { code, stderr } = await runCli(['serach', 'x']);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/unknown command 'serach'[\s\S]*Did you mean search\?/);
+    expect((await runCli(['index'])).code).toBe(3); // missing <path>
+  });
+
+  it('sextant db revert asks for --yes and is refused while a server uses the data dir', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-revert-'));
+    const env = { SEXTANT_DATA_DIR: dir, DATABASE_URL: '' };
+    expect((await runCli(['db', 'migrate'], env)).code).toBe(0);
+    const unconfirmed = await runCli(['db', 'revert'], env);
+    expect(unconfirmed.code).toBe(3);
+    expect(unconfirmed.stderr).toMatch(/run again with --yes/);
+    const server = spawnCli(['serve', '--no-auto-index'], { ...env, PORT: '0' });
+    try {
+      await waitFor(() => fs.existsSync(path.join(dir, 'writer.json')) && JSON.parse(fs.readFileSync(path.join(dir, 'writer.json'), 'utf8')).url, { what: 'server to claim the data dir', timeoutMs: 30_000 });
+      const refused = await runCli(['db', 'revert', '--yes'], env);
+      expect(refused.code).toBe(4);
+      expect(refused.stderr).toMatch(/the Sextant server \(pid \d+, since .*\) uses this data dir at http:\/\/127\.0\.0\.1:\d+; stop it first/);
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+    const reverted = await runCli(['db', 'revert', '--yes'], env);
+    expect(reverted.code).toBe(0);
+    expect(reverted.stdout).toMatch(/Reverted 1 migration/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 
   it('prints help for every command', async () => {
     for (const args of [['--help'], ['serve', '--help'], ['db', 'migrate', '--help']]) {
