@@ -48,6 +48,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception, requestId: req.id }, 'Unhandled error');
     }
     if (status === HttpStatus.SERVICE_UNAVAILABLE && !res.getHeader('Retry-After')) res.setHeader('Retry-After', String(RETRY_AFTER_S));
+    if (req.path === '/mcp') {
+      // MCP clients read JSON-RPC errors; a body that is not JSON is JSON-RPC's parse error.
+      const parseError = (isBodyParserError(exception) && exception.type === 'entity.parse.failed') || exception instanceof SyntaxError || (exception instanceof HttpException && (exception.cause instanceof SyntaxError || /JSON/.test(exception.message)));
+      res.status(status).json({ jsonrpc: '2.0', error: { code: parseError ? -32700 : -32000, message: parseError ? `Parse error: ${String(body.message)}` : String(body.message), data: { status, requestId: req.id } }, id: null });
+      return;
+    }
     res.status(status).json({ statusCode: status, ...body, requestId: req.id });
   }
 }

@@ -295,6 +295,15 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
     expect((await http().delete('/mcp').set(bearer(keys.reader))).status).toBe(405);
   });
 
+  it('answers a body that is not JSON with JSON-RPC parse error -32700, and a missing key with a JSON-RPC error too', async () => {
+    const malformed = await http().post('/mcp').set({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(keys.reader) }).send('{"jsonrpc": "2.0", "id": 1, "method": ');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+    const anonymous = await http().post('/mcp').set({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/API key/) } });
+  });
+
   it('refuses bodies over the MCP limit with 413', async () => {
     const res = await http()
       .post('/mcp')
