@@ -78,7 +78,18 @@ export interface ClientToServerEvents {
   'feedback:rate': (e: FeedbackRateRequest, ack?: (res: unknown) => void) => void;
 }
 
-/** `GET /v1/search/stream` query: plain-HTTP streaming for chat clients. */
+/** A query-string list: `a,b` or `x=a&x=b`. */
+const QueryList = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean)));
+/** Globs may contain commas (`*.{ts,tsx}`), so several are given by repeating the parameter. */
+const QueryGlobs = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
+
+/** `GET /v1/search/stream` query: plain-HTTP streaming for chat clients, with the filters of `POST /v1/search`. */
 export const SearchStreamQuerySchema = z
   .object({
     q: z.string().trim().min(1).max(MAX_QUERY_CHARS),
@@ -86,5 +97,9 @@ export const SearchStreamQuerySchema = z
     strategy: z.enum(['rrf', 'weighted', 'cascade', 'vote', 'concat']).optional(),
     granularity: z.enum(['file', 'chunk']).optional(),
     sources: z.string().max(200).optional().describe('comma-separated source names'),
+    repos: QueryList.describe('repository ids or names, comma-separated or repeated'),
+    langs: QueryList.describe('languages, comma-separated or repeated'),
+    include: QueryGlobs.describe('path globs to keep; repeat the parameter for several (globs may contain commas)'),
+    exclude: QueryGlobs.describe('path globs to drop; repeat the parameter for several'),
   })
   .strict();

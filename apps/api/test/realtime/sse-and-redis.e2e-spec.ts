@@ -47,6 +47,29 @@ describe('SSE search stream', () => {
   it('rejects a bad query with 400 before streaming', async () => {
     await request(t.app.getHttpServer()).get('/v1/search/stream').query({ q: '' }).expect(400);
     await request(t.app.getHttpServer()).get('/v1/search/stream').query({ q: 'x', top_k: 500 }).expect(400);
+    await request(t.app.getHttpServer()).get('/v1/search/stream').query({ q: 'x', include: `**/${'*?'.repeat(20)}Z` }).expect(400);
+    await request(t.app.getHttpServer()).get('/v1/search/stream').query({ q: 'x', repos: 'no-such-repo' }).expect((res) => expect(res.text).toMatch(/No repository named no-such-repo/));
+  });
+
+  it('takes the filters and repository scope of POST /v1/search (globs repeated, lists comma-separated)', async () => {
+    const stream = async (query: string) => {
+      const res = await request(t.app.getHttpServer()).get(`/v1/search/stream?${query}`).buffer(true).parse((r, cb) => {
+        let text = '';
+        r.on('data', (d: Buffer) => (text += d.toString()));
+        r.on('end', () => cb(null, text));
+      });
+      expect(res.status).toBe(200);
+      const done = parseSse(res.body as string).find((e) => e.event === 'done')!;
+      return (done.data.results as Array<{ path: string }>).map((r) => r.path);
+    };
+    const all = await stream(`q=${encodeURIComponent('session token refresh')}&top_k=10`);
+    expect(all.some((p) => p.endsWith('.py'))).toBe(true);
+    expect(all.some((p) => p.endsWith('.ts'))).toBe(true);
+    const onlyTs = await stream(`q=${encodeURIComponent('session token refresh')}&top_k=10&include=${encodeURIComponent('src/**/*.{ts,tsx}')}&include=${encodeURIComponent('lib/**')}`);
+    expect(onlyTs.length).toBeGreaterThan(0);
+    for (const p of onlyTs) expect(p).toMatch(/^src\/.*\.tsx?$|^lib\//);
+    const noPython = await stream(`q=${encodeURIComponent('session token refresh')}&top_k=10&langs=typescript,javascript`);
+    for (const p of noPython) expect(p).not.toMatch(/\.py$/);
   });
 });
 

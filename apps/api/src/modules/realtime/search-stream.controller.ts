@@ -31,6 +31,7 @@ export class SearchStreamController {
       ...(q.strategy ? { strategy: q.strategy } : {}),
       ...(q.granularity ? { granularity: q.granularity } : {}),
       ...(q.sources ? { sources: q.sources.split(',').map((s) => s.trim()) } : {}),
+      ...(q.repos || q.langs || q.include || q.exclude ? { filters: { ...(q.repos ? { repos: q.repos } : {}), ...(q.langs ? { langs: q.langs } : {}), ...(q.include ? { include: q.include } : {}), ...(q.exclude ? { exclude: q.exclude } : {}) } } : {}),
     });
     if (!parsed.success) {
       res.status(400).json({ statusCode: 400, error: 'bad_request', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
