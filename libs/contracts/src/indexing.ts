@@ -100,3 +100,13 @@ export type IndexProgressEvent = z.infer<typeof IndexProgressEventSchema>;
 /** `PATCH /v1/repos/:id`: settings of a registered repository. */
 export const UpdateRepositoryRequestSchema = z.object({ watch: z.boolean() }).strict();
 export type UpdateRepositoryRequest = z.infer<typeof UpdateRepositoryRequestSchema>;
+
+/** `GET /v1/jobs`: newest first, a page at a time; pass `next_cursor` back as `cursor` for the next page. */
+export const ListJobsQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(200).optional(),
+    repository_id: z.string().uuid().optional(),
+  })
+  .strict();
+export type ListJobsQuery = z.infer<typeof ListJobsQuerySchema>;

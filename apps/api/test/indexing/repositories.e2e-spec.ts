@@ -27,7 +27,8 @@ describe('Indexing over REST (real app)', () => {
   let http: ReturnType<typeof request>;
   let workspaceId: string;
   beforeAll(async () => {
-    t = await startTestApp();
+    // These tests poll jobs hard; rate limits have their own suite.
+    t = await startTestApp({ env: { SEXTANT_RATE_LIMIT: '0' } });
     http = request(t.app.getHttpServer()) as never;
     workspaceId = (await request(t.app.getHttpServer()).get('/v1/workspaces')).body.workspaces[0].id;
   });
@@ -244,5 +245,25 @@ describe('Indexing over REST (real app)', () => {
     await server().get('/v1/repos/00000000-0000-4000-8000-000000000000').expect(404);
     await server().get('/v1/jobs/00000000-0000-4000-8000-000000000000').expect(404);
     await server().get('/v1/repos/not-a-uuid').expect(400);
+  });
+
+  it('GET /v1/jobs pages newest first with limit and cursor, and can scope to one repository', async () => {
+    const all = (await server().get('/v1/jobs').query({ limit: 200 }).expect(200)).body as { jobs: Array<{ id: string; repository_id: string }>; next_cursor: string | null };
+    expect(all.jobs.length).toBeGreaterThanOrEqual(3);
+    expect(all.next_cursor).toBeNull();
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await server().get('/v1/jobs').query({ limit: 1, ...(cursor ? { cursor } : {}) }).expect(200)).body as typeof all;
+      expect(page.jobs.length).toBeLessThanOrEqual(1);
+      seen.push(...page.jobs.map((j) => j.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all.jobs.map((j) => j.id)); // every job once, in the same order
+    const repo = all.jobs[0].repository_id;
+    const scoped = (await server().get('/v1/jobs').query({ repository_id: repo }).expect(200)).body as typeof all;
+    expect(scoped.jobs.every((j) => j.repository_id === repo)).toBe(true);
+    await server().get('/v1/jobs').query({ limit: 0 }).expect(400);
+    await server().get('/v1/jobs').query({ cursor: 'not-a-cursor' }).expect(400);
   });
 });

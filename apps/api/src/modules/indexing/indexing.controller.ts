@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { RegisterRepositoryRequestSchema, StartIndexRequestSchema, UpdateRepositoryRequestSchema, type IndexJob, type Repository, type RepositoryDetail } from '@sextant/contracts';
-import { ApiZodBody } from '../../common/openapi';
+import { ListJobsQuerySchema, RegisterRepositoryRequestSchema, StartIndexRequestSchema, UpdateRepositoryRequestSchema, type IndexJob, type Repository, type RepositoryDetail } from '@sextant/contracts';
+import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import { CurrentWorkspace } from '../workspaces/current-workspace.decorator';
 import { IndexingService } from './services/indexing.service';
@@ -10,6 +10,7 @@ import { RepositoryWatcherService } from './services/repository-watcher.service'
 class RegisterRepositoryDto extends zodDto(RegisterRepositoryRequestSchema) {}
 class StartIndexDto extends zodDto(StartIndexRequestSchema) {}
 class UpdateRepositoryDto extends zodDto(UpdateRepositoryRequestSchema) {}
+class ListJobsQueryDto extends zodDto(ListJobsQuerySchema) {}
 
 @ApiTags('indexing')
 @Controller('v1')
@@ -64,9 +65,11 @@ export class IndexingController {
     return this.indexing.startJob(ws, id, body?.kind ?? 'incremental');
   }
 
+  /** Newest first, `limit` at a time (default 50); `next_cursor` fetches the next page. */
   @Get('jobs')
-  async jobs(@CurrentWorkspace() ws: string): Promise<{ jobs: IndexJob[] }> {
-    return { jobs: await this.indexing.listJobs(ws) };
+  @ApiZodQuery(ListJobsQuerySchema)
+  jobs(@CurrentWorkspace() ws: string, @Query() q: ListJobsQueryDto): Promise<{ jobs: IndexJob[]; next_cursor: string | null }> {
+    return this.indexing.pageJobs(ws, q);
   }
 
   @Get('jobs/:id')

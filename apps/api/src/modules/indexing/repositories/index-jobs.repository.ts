@@ -27,6 +27,12 @@ export class IndexJobsRepository {
     return this.rows.find({ where: { workspaceId }, order: { createdAt: 'DESC' }, take: limit });
   }
 
+  /** One page, newest first (ties by id, so pages never overlap or skip). */
+  page(workspaceId: string, options: { limit: number; offset: number; repositoryId?: string }): Promise<IndexJobEntity[]> {
+    const where = { workspaceId, ...(options.repositoryId ? { repositoryId: options.repositoryId } : {}) };
+    return this.rows.find({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip: options.offset, take: options.limit });
+  }
+
   /** Jobs a previous process left queued or running (it was killed): they resume on start. */
   listUnfinished(): Promise<IndexJobEntity[]> {
     return this.rows.find({ where: { status: In(['queued', 'running']) }, order: { createdAt: 'ASC' } });

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail } from '@sextant/contracts';
+import type { IndexJob, IndexJobKind, ListJobsQuery, RegisterRepositoryRequest, Repository, RepositoryDetail } from '@sextant/contracts';
 import { isSecretFileName } from '@sextant/indexer';
 import { CHUNK_INDEX, type ChunkIndex } from '@sextant/retrieval';
 import { APP_CONFIG } from '../../../config/config.module';
@@ -41,6 +41,21 @@ interface RunningJob {
  * time in this process (parsing already uses every core); a second request for a
  * repository with a queued or running job joins it instead of starting another.
  */
+/** Opaque page positions for `GET /v1/jobs` (the position in the newest-first list), so the format can change without breaking clients. */
+function encodeJobCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+}
+
+function decodeJobCursor(cursor: string): number {
+  try {
+    const { o } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown };
+    if (typeof o === 'number' && Number.isInteger(o) && o >= 0) return o;
+  } catch {
+    // falls through to the error below
+  }
+  throw new DomainError(DomainErrorCode.InvalidInput, 'cursor: not a cursor this server handed out (pass next_cursor back unchanged)');
+}
+
 /** How often a job paused by a database outage checks whether the database is back. */
 const DATABASE_RETRY_MS = 1000;
 
@@ -200,7 +215,20 @@ export class IndexingService {
   }
 
   async listJobs(workspaceId: string): Promise<IndexJob[]> {
-    return (await this.jobs.list(workspaceId)).map((r) => mapIndexJob(this.running.get(r.repositoryId)?.job.id === r.id ? this.running.get(r.repositoryId)!.job : r));
+    return (await this.jobs.list(workspaceId)).map((r) => this.liveJob(r));
+  }
+
+  /** A page of jobs, newest first; `next_cursor` is null on the last page. */
+  async pageJobs(workspaceId: string, query: ListJobsQuery): Promise<{ jobs: IndexJob[]; next_cursor: string | null }> {
+    const offset = query.cursor ? decodeJobCursor(query.cursor) : 0;
+    const rows = await this.jobs.page(workspaceId, { limit: query.limit + 1, offset, repositoryId: query.repository_id });
+    const page = rows.slice(0, query.limit);
+    return { jobs: page.map((r) => this.liveJob(r)), next_cursor: rows.length > query.limit ? encodeJobCursor(offset + page.length) : null };
+  }
+
+  private liveJob(row: IndexJobEntity): IndexJob {
+    const live = this.running.get(row.repositoryId);
+    return mapIndexJob(live?.job.id === row.id ? live.job : row);
   }
 
   async cancelJob(workspaceId: string, jobId: string): Promise<IndexJob> {
