@@ -17,6 +17,9 @@ export type SearchStartEvent = z.infer<typeof SearchStartEventSchema>;
 
 export const SearchCancelEventSchema = z.object({ request_id: RequestId }).strict();
 export type SearchCancelEvent = z.infer<typeof SearchCancelEventSchema>;
+/** The acknowledgement of `search:cancel`: whether a running search with that id was stopped. */
+export const SearchCancelAckSchema = z.object({ request_id: RequestId, cancelled: z.boolean() });
+export type SearchCancelAck = z.infer<typeof SearchCancelAckSchema>;
 
 export const SearchPartialEventSchema = SearchPartialSchema.extend({ request_id: RequestId });
 export type SearchPartialEvent = z.infer<typeof SearchPartialEventSchema>;
@@ -73,7 +76,8 @@ export interface ServerToClientEvents {
 
 export interface ClientToServerEvents {
   'search:start': (e: SearchStartEvent) => void;
-  'search:cancel': (e: SearchCancelEvent) => void;
+  /** Acknowledged with a SearchCancelAck. */
+  'search:cancel': (e: SearchCancelEvent, ack?: (res: SearchCancelAck) => void) => void;
   /** Rate a result (FeedbackRateRequestSchema); acknowledged with a FeedbackRateResponse, or `feedback:error`. */
   'feedback:rate': (e: FeedbackRateRequest, ack?: (res: unknown) => void) => void;
 }

@@ -116,6 +116,24 @@ describe('realtime gateway (socket.io clients against the running app)', () => {
     }
   });
 
+  it('search:cancel sent right after search:start stops it before any partial, and is acknowledged', async () => {
+    const socket = await connect(t.url!, keyA);
+    sockets.push(socket);
+    const seen = record(socket);
+    for (let i = 0; i < 5; i++) {
+      const id = `quick-${i}`;
+      socket.emit('search:start', { request_id: id, query: 'Clamp value token cache', options: { timeout_ms: 30_000 } });
+      const ack = await socket.timeout(5000).emitWithAck('search:cancel', { request_id: id });
+      expect(ack).toEqual({ request_id: id, cancelled: true });
+    }
+    expect(await socket.timeout(5000).emitWithAck('search:cancel', { request_id: 'never-started' })).toEqual({ request_id: 'never-started', cancelled: false });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(seen.filter((e) => String(e.payload?.request_id ?? '').startsWith('quick-')).map((e) => e.event)).toEqual([]);
+    // The socket still searches afterwards.
+    socket.emit('search:start', { request_id: 'after', query: 'Clamp' });
+    await waitFor(() => seen.some((e) => e.event === 'search:done' && e.payload.request_id === 'after'), { what: 'done after cancels' });
+  });
+
   it('malformed payloads get search:error with a reason, and the socket keeps working', async () => {
     const socket = await connect(t.url!, keyA);
     sockets.push(socket);

@@ -7,6 +7,7 @@ import {
   SearchRequestSchema,
   SearchStartEventSchema,
   type ClientToServerEvents,
+  type SearchCancelAck,
   type FeedbackRecordedEvent,
   type IndexProgressEvent,
   type ServerToClientEvents,
@@ -92,13 +93,18 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     if (!request.success) {
       return void socket.emit('search:error', { request_id: requestId, error: 'invalid_request', message: request.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') });
     }
-    const limited = await this.overLimit(socket);
-    if (limited) return void socket.emit('search:error', { request_id: requestId, error: 'rate_limited', message: limited });
     const auth = socket.data.auth!;
+    // Registered before anything is awaited, so a search:cancel sent right after the start finds it.
     this.running.get(socket.id)?.controller.abort();
     const controller = new AbortController();
     const id = parsed.data.request_id;
     this.running.set(socket.id, { requestId: id, controller });
+    const limited = await this.overLimit(socket);
+    if (limited) {
+      if (this.running.get(socket.id)?.controller === controller) this.running.delete(socket.id);
+      return void socket.emit('search:error', { request_id: requestId, error: 'rate_limited', message: limited });
+    }
+    if (controller.signal.aborted) return;
     try {
       const res = await this.search.search(auth.workspaceId, request.data, {
         principal: auth.principal,
@@ -129,15 +135,16 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     }
   }
 
+  /** Stops the socket's running search (its sources are aborted; no more partials or done) and acknowledges whether it did. */
   @SubscribeMessage('search:cancel')
-  onSearchCancel(socket: SextantSocket, payload: unknown): void {
+  onSearchCancel(socket: SextantSocket, payload: unknown): SearchCancelAck | undefined {
     const parsed = SearchCancelEventSchema.safeParse(payload);
     if (!parsed.success) return void socket.emit('search:error', { request_id: null, error: 'invalid_request', message: 'search:cancel needs { request_id }' });
     const running = this.running.get(socket.id);
-    if (running?.requestId === parsed.data.request_id) {
-      running.controller.abort();
-      this.running.delete(socket.id);
-    }
+    if (running?.requestId !== parsed.data.request_id) return { request_id: parsed.data.request_id, cancelled: false };
+    running.controller.abort();
+    this.running.delete(socket.id);
+    return { request_id: parsed.data.request_id, cancelled: true };
   }
 
   /** Rate a result like `POST /v1/feedback`; the ack gets the response, failures (readers, unknown ids) a `feedback:error`. */
