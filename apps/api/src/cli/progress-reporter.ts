@@ -15,21 +15,30 @@ export class ProgressReporter {
     const total = Math.max(job.counts.toIndex, 1);
     const eta = job.eta_s === null ? '?' : `${job.eta_s}s`;
     if (this.out.isTTY) {
+      const payload = { phase: job.phase.padEnd(8), chunks: job.counts.chunks, rate: job.rate, etaText: job.phase === 'done' ? '0s' : eta };
       if (!this.bar) {
         this.bar = new SingleBar(
-          { format: ' {phase} |{bar}| {value}/{total} files | {chunks} chunks | {rate} files/s | ETA {etaText}', hideCursor: true, stream: this.out, clearOnComplete: false },
+          // noTTYOutput: cli-progress checks the stream itself; ours may be a TTY it does not recognise.
+          { format: ' {phase} |{bar}| {value}/{total} files | {chunks} chunks | {rate} files/s | ETA {etaText}', hideCursor: true, stream: this.out, clearOnComplete: false, noTTYOutput: true, notTTYSchedule: 0 },
           undefined,
         );
-        this.bar.start(total, 0, {});
+        // The first frame is drawn at start: give it the values, or it shows the raw {placeholders}.
+        this.bar.start(total, job.counts.processed, payload);
       }
       this.bar.setTotal(total);
-      this.bar.update(job.counts.processed, { phase: job.phase.padEnd(8), chunks: job.counts.chunks, rate: job.rate, etaText: eta });
+      this.bar.update(job.counts.processed, payload);
       return;
     }
     const now = Date.now();
     if (now - this.lastLine < this.intervalMs && job.phase !== 'done') return;
     this.lastLine = now;
     this.out.write(`[${job.phase}] ${job.counts.processed}/${job.counts.toIndex} files, ${job.counts.chunks} chunks, ${job.rate} files/s, ETA ${eta}\n`);
+  }
+
+  /** Draws the job's final state (so the bar ends at its real count, not the last progress event's) and stops. */
+  finish(job: IndexJob): void {
+    if (this.bar || !this.out.isTTY) this.update(job);
+    this.stop();
   }
 
   stop(): void {

@@ -47,6 +47,7 @@ async function indexThroughServer(server: ServerClient, target: string, opts: { 
         await new Promise((r) => setTimeout(r, 300));
         current = await server.request<IndexJob>('GET', `/v1/jobs/${current.id}`);
       }
+      reporter.finish(current);
     } finally {
       reporter.stop();
     }
@@ -74,7 +75,9 @@ async function indexHere(config: AppConfig, target: string, opts: { full?: boole
       const onProgress = (e: IndexProgressEvent) => e.job.id === job.id && reporter.update(e.job);
       events.on(IndexEvents.Progress, onProgress);
       try {
-        return await indexing.waitForJob(ws, job.id);
+        const final = await indexing.waitForJob(ws, job.id);
+        reporter.finish(final);
+        return final;
       } finally {
         events.off(IndexEvents.Progress, onProgress);
         reporter.stop();
