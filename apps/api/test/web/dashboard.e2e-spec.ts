@@ -149,7 +149,11 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     await expect(session.locator('.badge').count()).resolves.toBeGreaterThan(0);
     await expect(session.locator('.result-lines').innerText()).resolves.toMatch(/^L\d+–\d+$/);
     await expect(session.locator('.breakdown-text').innerText()).resolves.toMatch(/score [\d.]+ = [\d.]+ × prior/);
-    await expect(session.locator('.code-ln').first().innerText()).resolves.toMatch(/^\d+$/);
+    // Line numbers count from 1, as in an editor: the first shown line is that line of the file.
+    const firstLn = Number(await session.locator('.code-ln').first().innerText());
+    const firstText = (await session.locator('.code-text').first().innerText()).replace(/\n$/, '');
+    expect(SAMPLE_PROJECT['src/auth/session.ts'].split('\n')[firstLn - 1]).toBe(firstText);
+    expect(await session.locator('.result-lines').innerText()).toMatch(new RegExp(`^L${firstLn}–\\d+$`));
     await expect(session.locator('.tok-keyword').allInnerTexts()).resolves.toEqual(expect.arrayContaining(['class', 'return']));
     await expect(session.locator('.result-related').innerText()).resolves.toContain('Sessions expire too early after login');
     const heights = await cards.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().height)));

@@ -35,7 +35,8 @@ const RELATED_SHOWN = 2;
 export const ResultCard = memo(
   forwardRef<HTMLElement, Props>(function ResultCard({ result, rating, ratingStatus, canRate, onRate }, ref) {
     const chunk = result.chunk ?? result.evidence[0] ?? null;
-    const lines = chunk ? `L${chunk.start_line}–${chunk.end_line}` : '';
+    // The API's lines are 0-based; people count from 1.
+    const lines = chunk ? `L${chunk.start_line + 1}–${chunk.end_line + 1}` : '';
     const related = result.explain.related_tasks;
     const ratingNote =
       ratingStatus.state === 'saving'
@@ -72,7 +73,7 @@ export const ResultCard = memo(
             <li key={i}>{r}</li>
           ))}
         </ul>
-        <div className="result-code">{chunk ? <CodeBlock code={chunk.snippet} startLine={chunk.start_line} lang={result.lang} path={result.path} label={`${result.path} ${lines}`} /> : <p className="muted">No chunk text for this file.</p>}</div>
+        <div className="result-code">{chunk ? <CodeBlock code={chunk.snippet} startLine={chunk.start_line + 1} lang={result.lang} path={result.path} label={`${result.path} ${lines}`} /> : <p className="muted">No chunk text for this file.</p>}</div>
         <div className="result-related" aria-label="why this file: related past tasks">
           <span className="result-related-title">Why this file</span>
           {related.length === 0 ? (
