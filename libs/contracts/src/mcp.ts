@@ -30,6 +30,7 @@ const ChunkLocationSchema = z.object({
 
 export const McpSearchFiltersSchema = z
   .object({
+    repos: z.array(z.string().min(1).max(200)).max(50).optional().describe('only these repositories, by name or id (as `filters.repos` of POST /v1/search)'),
     lang: z.array(z.string().min(1).max(32)).max(20).optional().describe('languages or extension aliases: "typescript", "ts", "python", "py", "go", "markdown", "md"'),
     include: PathGlobListSchema.optional().describe('only paths matching one of these globs, e.g. "src/**"'),
     exclude: PathGlobListSchema.optional().describe('skip paths matching any of these globs, e.g. "**/tests/**"'),

@@ -73,7 +73,7 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
     expect(search.required).toEqual(['query']);
     expect(search.properties.top_k).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 12 });
     expect(search.properties.rerank).toMatchObject({ type: 'boolean' });
-    expect(Object.keys((search.properties.filters as { properties: object }).properties).sort()).toEqual(['exclude', 'include', 'lang', 'symbols']);
+    expect(Object.keys((search.properties.filters as { properties: object }).properties).sort()).toEqual(['exclude', 'include', 'lang', 'repos', 'symbols']);
     const fetchSchema = tools.find((x) => x.name === 'fetch')!.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
     expect(fetchSchema.required).toEqual(['objectIds']);
     expect(fetchSchema.properties.max_tokens).toMatchObject({ minimum: 256, maximum: 16000, default: 4000 });
@@ -109,6 +109,15 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
     for (const r of py.results) expect(r.metadata.uri.endsWith('.py')).toBe(true);
     const noSrc = McpSearchOutputSchema.parse((await callTool(client, 'search', { query: 'session', filters: { exclude: ['src/**'] } })).structuredContent);
     for (const r of noSrc.results) expect(r.metadata.uri.startsWith('src/')).toBe(false);
+    const shopOnly = McpSearchOutputSchema.parse((await callTool(client, 'search', { query: 'session refresh', filters: { repos: ['shop'] } })).structuredContent);
+    expect(shopOnly.results.length).toBeGreaterThan(0);
+    for (const r of shopOnly.results) expect(r.url).toMatch(/^repo:\/\/shop\//);
+    const unknownRepo = await callTool(client, 'search', { query: 'session', filters: { repos: ['no-such-repo'] } });
+    expect(unknownRepo.isError).toBe(true);
+    expect(textOf(unknownRepo)).toMatch(/no-such-repo/);
+    // Headings alone (a section whose text is in its sub-sections) are never returned as hits.
+    const docs = McpSearchOutputSchema.parse((await callTool(client, 'search', { query: 'Runbook incidents key rotation', top_k: 20 })).structuredContent);
+    for (const r of docs.results) expect(r.snippet.split('\n').some((l) => l.trim() && !/^#{1,6}(\s|$)/.test(l.trim()))).toBe(true);
     const top3 = McpSearchOutputSchema.parse((await callTool(client, 'search', { query: 'session refresh', top_k: 3, rerank: false })).structuredContent);
     expect(top3.results.length).toBeLessThanOrEqual(3);
     expect(top3.top_k).toBe(3);

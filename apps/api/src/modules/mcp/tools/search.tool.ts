@@ -32,7 +32,7 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
   async run(args: z.output<typeof McpSearchInputSchema>, ctx: McpCallContext): Promise<McpToolOutcome<McpSearchOutput>> {
     const f = args.filters;
     const filters = f
-      ? compact({ langs: normaliseLanguages(f.lang), include: f.include?.length ? f.include : undefined, exclude: f.exclude?.length ? f.exclude : undefined, symbols: f.symbols?.length ? f.symbols.map((s) => s.replace(/^symbol:/, '')) : undefined })
+      ? compact({ repos: f.repos?.length ? f.repos : undefined, langs: normaliseLanguages(f.lang), include: f.include?.length ? f.include : undefined, exclude: f.exclude?.length ? f.exclude : undefined, symbols: f.symbols?.length ? f.symbols.map((s) => s.replace(/^symbol:/, '')) : undefined })
       : {};
     const request = SearchRequestSchema.parse({ query: args.query, top_k: args.top_k, rerank: args.rerank, granularity: 'chunk', ...(Object.keys(filters).length ? { filters } : {}) });
     const res = await this.search.search(ctx.auth.workspaceId, request, { principal: ctx.auth.principal, signal: ctx.signal });
@@ -41,8 +41,16 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
   }
 }
 
-/** A chunk with no text (a file chunk fully covered by its classes) tells an agent nothing; it is left out. */
-export const hasText = (r: SearchResult) => Boolean(r.chunk && r.chunk.end_byte > r.chunk.start_byte);
+/**
+ * A chunk with no text (a file chunk fully covered by its classes) or only headings and rules
+ * (a Markdown section whose body is in its sub-sections) tells an agent nothing; it is left out.
+ */
+export const hasText = (r: SearchResult) => {
+  const chunk = r.chunk;
+  if (!chunk || chunk.end_byte <= chunk.start_byte) return false;
+  const lines = (chunk.snippet ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.length === 0 || lines.some((l) => !/^#{1,6}(\s|$)/.test(l) && !/^([-=*_])\1{2,}$/.test(l));
+};
 
 export function toMcpResult(r: SearchResult): McpSearchResult {
   const c = r.chunk!;
