@@ -5,6 +5,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
+import { QuietStartupLogger } from './logging/quiet-startup.logger';
 import { AppModule } from './app.module';
 import type { AppConfig } from './config/config.schema';
 import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware';
@@ -22,7 +23,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   secureDataDir(config.storage.dataDir);
   if (config.storage.qdrantUrl) await assertQdrantReachable(config.storage.qdrantUrl, config.storage.qdrantApiKey);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), { bufferLogs: true, bodyParser: false });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietStartupLogger(app.get(Logger)));
   app.useWebSocketAdapter(new SextantIoAdapter(app, config));
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');

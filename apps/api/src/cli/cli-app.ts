@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
+import { QuietStartupLogger } from '../logging/quiet-startup.logger';
 import { AppModule } from '../app.module';
 import type { AppConfig } from '../config/config.schema';
 import { assertQdrantReachable } from '../storage/qdrant/qdrant-preflight';
@@ -16,7 +17,7 @@ export async function createCliContext(config: AppConfig): Promise<INestApplicat
   if (config.storage.qdrantUrl) await assertQdrantReachable(config.storage.qdrantUrl, config.storage.qdrantApiKey);
   const cliConfig: AppConfig = { ...config, log: { level: process.env.LOG_LEVEL ? config.log.level : 'warn', toStderr: true } };
   const ctx = await NestFactory.createApplicationContext(AppModule.forRoot(cliConfig), { bufferLogs: true, abortOnError: false });
-  ctx.useLogger(ctx.get(Logger));
+  ctx.useLogger(new QuietStartupLogger(ctx.get(Logger)));
   ctx.enableShutdownHooks([]);
   return ctx;
 }

@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
+import { CLI, runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
 import { waitFor } from '../helpers/wait';
 
 async function freePort(): Promise<number> {
@@ -39,6 +41,48 @@ describe('sextant serve (spawned process)', () => {
     }
     expect(output).not.toMatch(/Error/);
   });
+
+  it('logs one JSON line per request without headers, and keeps Nest start-up chatter at debug', async () => {
+    const port = await freePort();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-logs-'));
+    const child = spawnCli(['serve', '--no-auto-index'], { PORT: String(port), SEXTANT_DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'info' });
+    let stdout = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/health`);
+      await fetch(`http://127.0.0.1:${port}/v1/repos`, { headers: { 'X-Custom-Header': 'header-value-never-logged' } });
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg?: string; req?: Record<string, unknown>; res?: Record<string, unknown> });
+    expect(lines.filter((l) => /Mapped \{|dependencies initialized/.test(l.msg ?? ''))).toEqual([]);
+    expect(lines.some((l) => /Sextant listening on http:\/\/127\.0\.0\.1:\d+/.test(l.msg ?? ''))).toBe(true);
+    const requests = lines.filter((l) => l.req?.url === '/v1/repos');
+    expect(requests).toHaveLength(1);
+    expect(requests[0].req).toEqual({ id: expect.any(String), method: 'GET', url: '/v1/repos' });
+    expect(requests[0].res).toEqual({ statusCode: 200 });
+    expect(stdout).not.toContain('header-value-never-logged');
+  });
+
+  it('prints readable log lines, not JSON, on a terminal', async () => {
+    const port = await freePort();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-tty-logs-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TERM: 'xterm', PORT: String(port), SEXTANT_DATA_DIR: dir, DATABASE_URL: '', LOG_LEVEL: 'info' };
+    const command = ['timeout', '8', process.execPath, CLI, 'serve', '--no-auto-index'].map((a) => `'${a}'`).join(' ');
+    const session = promisify(execFile)('script', ['-qec', command, '/dev/null'], { env, timeout: 30_000 }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+    await waitForHttp(`http://127.0.0.1:${port}/health`);
+    await fetch(`http://127.0.0.1:${port}/v1/repos`);
+    const { stdout } = await session;
+    fs.rmSync(dir, { recursive: true, force: true });
+    const screen = stdout.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(screen).toMatch(/Sextant listening on http:\/\/127\.0\.0\.1:\d+/);
+    expect(screen).toMatch(/GET \/v1\/repos 200 \d+ms/);
+    expect(screen.split(/\r?\n/).filter((l) => l.trim().startsWith('{"level"'))).toEqual([]);
+  }, 40_000);
 
   it.each([
     ['PORT', { PORT: 'not-a-port' }],
