@@ -6,6 +6,8 @@ import { APP_CONFIG } from '../config/config.module';
 import type { AppConfig } from '../config/config.schema';
 import { HealthRegistry } from '../modules/health/health.registry';
 import { openEmbeddedStore, type EmbeddedStore } from './embedded';
+import { MetricsService } from '../modules/metrics/metrics.service';
+import { MeasuredEmbedder } from './measured-embedder';
 import { QdrantChunkIndex, QdrantTaskIndex } from './qdrant';
 
 export const EMBEDDER = Symbol.for('sextant.Embedder');
@@ -29,11 +31,11 @@ export const EMBEDDING_CACHE_FILE = 'embedding-cache.sqlite';
     },
     {
       provide: EMBEDDER,
-      inject: [APP_CONFIG, EMBEDDING_CACHE],
-      useFactory: (config: AppConfig, cache: SqliteEmbeddingCache): CachedEmbedder => {
+      inject: [APP_CONFIG, EMBEDDING_CACHE, MetricsService],
+      useFactory: (config: AppConfig, cache: SqliteEmbeddingCache, metrics: MetricsService): CachedEmbedder => {
         const e = config.embeddings;
         const embedder = createEmbedder(e.provider === 'hash' ? { provider: 'hash', dimensions: e.dimensions, workerThread: true } : { provider: 'openai', model: e.model, dimensions: e.dimensions, baseURL: e.baseURL, apiKey: e.apiKey });
-        return new CachedEmbedder({ embedder, cache });
+        return new CachedEmbedder({ embedder: new MeasuredEmbedder(embedder, metrics), cache });
       },
     },
     {

@@ -1,5 +1,7 @@
 import request from 'supertest';
+import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { waitFor } from '../helpers/wait';
 
 describe('HTTP foundation (real app)', () => {
   let t: TestApp;
@@ -20,8 +22,30 @@ describe('HTTP foundation (real app)', () => {
     await request(t.app.getHttpServer()).get('/v1/workspaces').expect(200);
     const res = await request(t.app.getHttpServer()).get('/metrics').expect(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
-    expect(res.text).toContain('# TYPE http_request_duration_seconds histogram');
-    expect(res.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/v1\/workspaces",status_code="200"\} [1-9]/);
+    expect(res.text).toContain('# TYPE sextant_http_request_duration_seconds histogram');
+    expect(res.text).toMatch(/^sextant_http_request_duration_seconds_count\{method="GET",route="\/v1\/workspaces",status_code="200"\} [1-9]/m);
+  });
+
+  it('GET /metrics has search, index job, queue and embedder metrics, every one under the sextant_ prefix', async () => {
+    const http = () => request(t.app.getHttpServer());
+    const root = makeFixtureRepo(SAMPLE_PROJECT, { git: true });
+    const reg = await http().post('/v1/repos').send({ path: root }).expect(201);
+    await waitFor(async () => (await http().get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index' });
+    await http().post('/v1/search').send({ query: 'SessionStore refresh', top_k: 5 }).expect(200);
+    await http().post('/v1/search').send({ query: 'SessionStore refresh', top_k: 5 }).expect(200); // from the cache
+    const text = (await http().get('/metrics').expect(200)).text;
+    expect(text).toMatch(/^sextant_search_duration_seconds_count\{strategy="weighted",cached="false"\} [1-9]/m);
+    expect(text).toMatch(/^sextant_search_duration_seconds_count\{strategy="weighted",cached="true"\} [1-9]/m);
+    for (const source of ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword']) expect(text).toMatch(new RegExp(`^sextant_search_source_duration_seconds_count\\{source="${source.replace('.', '\\.')}",outcome="ok"\\} [1-9]`, 'm'));
+    expect(text).toMatch(/^sextant_search_results_sum\{strategy="weighted"\} [1-9]/m);
+    expect(text).toMatch(/^sextant_index_job_duration_seconds_count\{kind="full",status="succeeded"\} 1$/m);
+    const indexed = Number(/^sextant_index_files_total\{outcome="indexed"\} (\d+)/m.exec(text)?.[1]);
+    expect(indexed).toBe(Object.keys(SAMPLE_PROJECT).length);
+    expect(text).toMatch(/^sextant_index_chunks_total [1-9]/m);
+    expect(text).toMatch(/^sextant_index_queue_depth 0$/m);
+    expect(text).toMatch(/^sextant_embedder_duration_seconds_count\{kind="(documents|query)"\} [1-9]/m);
+    const names = [...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]);
+    expect(names.filter((n) => !n.startsWith('sextant_'))).toEqual([]);
   });
 
   it('serves the OpenAPI document at /docs', async () => {

@@ -324,13 +324,13 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
 
   it('exports search/fetch latency histograms and a per-tool call counter', async () => {
     const metrics = (await http().get('/metrics')).text;
-    expect(metrics).toMatch(/^mcp_search_latency_seconds_count\{tool="search"\} [1-9]/m);
-    expect(metrics).toMatch(/^mcp_fetch_latency_seconds_count [1-9]/m);
-    expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="search",outcome="ok"\} [1-9]/m);
-    expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="refresh_index",outcome="forbidden"\} [1-9]/m);
+    expect(metrics).toMatch(/^sextant_mcp_search_latency_seconds_count\{tool="search"\} [1-9]/m);
+    expect(metrics).toMatch(/^sextant_mcp_fetch_latency_seconds_count [1-9]/m);
+    expect(metrics).toMatch(/^sextant_mcp_tool_calls_total\{tool="search",outcome="ok"\} [1-9]/m);
+    expect(metrics).toMatch(/^sextant_mcp_tool_calls_total\{tool="refresh_index",outcome="forbidden"\} [1-9]/m);
     // From the invalid-arguments test above: refused calls are counted, unknown names under one label.
-    expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="search",outcome="invalid"\} [4-9]/m);
-    expect(metrics).toMatch(/^mcp_tool_calls_total\{tool="\(unknown\)",outcome="invalid"\} 1$/m);
+    expect(metrics).toMatch(/^sextant_mcp_tool_calls_total\{tool="search",outcome="invalid"\} [4-9]/m);
+    expect(metrics).toMatch(/^sextant_mcp_tool_calls_total\{tool="\(unknown\)",outcome="invalid"\} 1$/m);
     expect(metrics).not.toMatch(/grep_everything/);
   });
 

@@ -1,3 +1,4 @@
+import type { Histogram } from 'prom-client';
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
@@ -26,6 +27,7 @@ import { IndexEvents } from '../indexing/services/indexing.tokens';
 import { TASKS_CHANGED, TaskHistoryService } from '../task-history/task-history.service';
 import { FusionWeightsService } from './fusion-weights.service';
 import { IndexedPathsCache } from './indexed-paths.cache';
+import { MetricsService } from '../metrics/metrics.service';
 import { LearnedRankerService, type ActiveRanker } from './learned-ranker.service';
 import { MentionIndexCache } from './mentioned-files.cache';
 import { SearchCache } from './search-cache';
@@ -89,6 +91,9 @@ export interface RankingCandidate {
   features: Float64Array;
 }
 
+/** Seconds: searches take milliseconds; the top buckets catch timeouts. */
+const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
 /** Candidates the learned ranker re-orders (the rest keep their fused order below them). */
 export const RANKER_DEPTH = 50;
 /** Files added to the ranker's candidates for their history profile alone. */
@@ -138,7 +143,16 @@ export class SearchService {
     /** The structural-prior table (also what offline re-ranking must use to match live searches). */
     @Inject(STRUCTURAL_PRIORS) readonly priors: StructuralPriors,
     private readonly ranker: LearnedRankerService,
-  ) {}
+    metrics: MetricsService,
+  ) {
+    this.searchDuration = metrics.histogram('search_duration_seconds', 'Search latency by strategy and whether the result cache answered', ['strategy', 'cached'], LATENCY_BUCKETS);
+    this.sourceDuration = metrics.histogram('search_source_duration_seconds', 'Latency of each search source by outcome (ok, failed, timeout)', ['source', 'outcome'], LATENCY_BUCKETS);
+    this.resultsReturned = metrics.histogram('search_results', 'Results returned per search', ['strategy'], [0, 1, 5, 10, 20, 50, 100]);
+  }
+
+  private readonly searchDuration: Histogram<'strategy' | 'cached'>;
+  private readonly sourceDuration: Histogram<'source' | 'outcome'>;
+  private readonly resultsReturned: Histogram<'strategy'>;
 
   @OnEvent(IndexEvents.Done)
   @OnEvent(TASKS_CHANGED)
@@ -179,6 +193,8 @@ export class SearchService {
       if (hit) {
         const search_id = randomUUID();
         if (options.log !== false) this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, hit.response.results, hit.rankings, performance.now() - started);
+        this.searchDuration.observe({ strategy: request.strategy, cached: 'true' }, (performance.now() - started) / 1000);
+        this.resultsReturned.observe({ strategy: request.strategy }, hit.response.results.length);
         return { ...hit.response, search_id, cached: true, timings_ms: { total: round(performance.now() - started) } };
       }
     }
@@ -246,6 +262,8 @@ export class SearchService {
     const allFailed = [...outcomes.values()].every((o) => o.error);
     if (useCache && !allFailed && !limits.some((l) => /timed out|failed/.test(l))) this.cache.set(cacheKey, { response, rankings });
     const search_id = randomUUID();
+    this.searchDuration.observe({ strategy: request.strategy, cached: 'false' }, timings.total / 1000);
+    this.resultsReturned.observe({ strategy: request.strategy }, results.length);
     if (options.log !== false) this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, results, rankings, timings.total);
     return { ...response, search_id, cached: false };
   }
@@ -269,10 +287,12 @@ export class SearchService {
       const work = this.execute(source, workspaceId, request, filter, vectorPromise, signal, repoIds, plan);
       const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new SourceTimeoutError(`timed out after ${timeoutMs} ms`)), timeoutMs)));
       const value = await Promise.race([work, timeout]);
+      this.sourceDuration.observe({ source, outcome: 'ok' }, (performance.now() - started) / 1000);
       return { source, ...value, ms: performance.now() - started };
     } catch (err) {
       const message = err instanceof SourceTimeoutError ? err.message : `failed: ${(err as Error).message}`;
       if (!(err instanceof SourceTimeoutError)) this.logger.warn({ err, source }, 'Search source failed');
+      this.sourceDuration.observe({ source, outcome: err instanceof SourceTimeoutError ? 'timeout' : 'failed' }, (performance.now() - started) / 1000);
       return { source, error: message, ms: performance.now() - started };
     } finally {
       clearTimeout(timer);

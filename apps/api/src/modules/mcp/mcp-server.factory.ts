@@ -25,7 +25,7 @@ const INSTRUCTIONS = [
   'Rate results you used (or that were wrong) with `rate_result`.',
 ].join(' ');
 
-/** Outcome label of `mcp_tool_calls_total`. */
+/** Outcome label of `sextant_mcp_tool_calls_total`. */
 type CallOutcome = 'ok' | 'error' | 'forbidden' | 'invalid';
 
 /**

@@ -1,3 +1,4 @@
+import type { Counter, Gauge, Histogram } from 'prom-client';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,6 +12,7 @@ import { isDatabaseUnavailable } from '../../../common/database-errors';
 import { DomainError, DomainErrorCode, notFound } from '../../../common/domain-error';
 import type { IndexJobEntity } from '../entities/index-job.entity';
 import type { RepositoryEntity } from '../entities/repository.entity';
+import { MetricsService } from '../../metrics/metrics.service';
 import { FilesRepository } from '../repositories/files.repository';
 import { IndexJobsRepository } from '../repositories/index-jobs.repository';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
@@ -73,7 +75,18 @@ export class IndexingService {
     private readonly jobs: IndexJobsRepository,
     private readonly runner: IndexJobRunner,
     @Inject(CHUNK_INDEX) private readonly chunks: ChunkIndex,
-  ) {}
+    metrics: MetricsService,
+  ) {
+    this.jobDuration = metrics.histogram('index_job_duration_seconds', 'Index job wall time by kind and final status', ['kind', 'status'], [0.1, 0.5, 1, 5, 15, 60, 300, 1800, 7200]);
+    this.jobFiles = metrics.counter('index_files_total', 'Files index jobs indexed or failed', ['outcome']);
+    this.jobChunks = metrics.counter('index_chunks_total', 'Chunks index jobs wrote');
+    this.queueDepth = metrics.gauge('index_queue_depth', 'Index jobs queued or running in this process');
+  }
+
+  private readonly jobDuration: Histogram<'kind' | 'status'>;
+  private readonly jobFiles: Counter<'outcome'>;
+  private readonly jobChunks: Counter<string>;
+  private readonly queueDepth: Gauge<string>;
 
   // --- repositories ----------------------------------------------------------------------
 
@@ -275,6 +288,7 @@ export class IndexingService {
       .then(async () => {
         if (this.shuttingDown) return resolveDone(job);
         const finished = controller.signal.aborted && job.status === 'queued' ? await this.markCancelled(job) : await this.runThroughOutages(job, controller.signal);
+        this.recordFinished(finished);
         resolveDone(finished);
       })
       .catch((err) => {
@@ -283,7 +297,17 @@ export class IndexingService {
       })
       .finally(() => {
         if (this.running.get(job.repositoryId)?.job.id === job.id) this.running.delete(job.repositoryId);
+        this.queueDepth.set(this.running.size);
       });
+    this.queueDepth.set(this.running.size);
+  }
+
+  private recordFinished(job: IndexJobEntity): void {
+    if (!['succeeded', 'failed', 'cancelled'].includes(job.status)) return; // interrupted by shutdown: resumes later
+    if (job.startedAt && job.finishedAt) this.jobDuration.observe({ kind: job.kind, status: job.status }, (job.finishedAt.getTime() - job.startedAt.getTime()) / 1000);
+    this.jobFiles.inc({ outcome: 'indexed' }, job.counts.indexed);
+    this.jobFiles.inc({ outcome: 'failed' }, job.counts.failed);
+    this.jobChunks.inc(job.counts.chunks);
   }
 
   /**
