@@ -7,3 +7,4 @@ export * from './realtime';
 export * from './mcp';
 export * from './feedback';
 export * from './path-glob';
+export * from './files';

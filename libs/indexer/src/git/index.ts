@@ -6,3 +6,4 @@ export * from './noise-commit';
 export * from './rename-forward';
 export * from './merge-pull-requests';
 export * from './repo-state';
+export * from './code-host-url';

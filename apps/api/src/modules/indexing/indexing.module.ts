@@ -9,6 +9,7 @@ import { IndexJobEntity } from './entities/index-job.entity';
 import { RepositoryEntity } from './entities/repository.entity';
 import { SymbolEntity } from './entities/symbol.entity';
 import { IndexingController } from './indexing.controller';
+import { RepositoryFilesController } from './repository-files.controller';
 import { FilesRepository } from './repositories/files.repository';
 import { IndexJobsRepository } from './repositories/index-jobs.repository';
 import { RepositoriesRepository } from './repositories/repositories.repository';
@@ -16,11 +17,12 @@ import { SymbolsRepository } from './repositories/symbols.repository';
 import { IndexJobRunner } from './services/index-job.runner';
 import { IndexingService } from './services/indexing.service';
 import { INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './services/indexing.tokens';
+import { RepositoryFilesService } from './services/repository-files.service';
 import { RepositoryWatcherService } from './services/repository-watcher.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity, SymbolEntity])],
-  controllers: [IndexingController],
+  controllers: [IndexingController, RepositoryFilesController],
   providers: [
     RepositoriesRepository,
     FilesRepository,
@@ -29,6 +31,7 @@ import { RepositoryWatcherService } from './services/repository-watcher.service'
     IndexJobRunner,
     IndexingService,
     RepositoryWatcherService,
+    RepositoryFilesService,
     { provide: PARSE_POOL, useFactory: () => new ParsePool({ size: Math.max(1, Math.min(os.availableParallelism(), 4)), timeoutMs: 10_000 }) },
     {
       provide: INDEX_EMBEDDINGS,

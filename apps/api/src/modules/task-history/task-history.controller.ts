@@ -40,15 +40,17 @@ export class TaskHistoryController {
     return this.tasks.importGit(ws, body.repository_id, { since: body.since, until: body.until });
   }
 
-  /** Browse (newest first) or, with `query`, find similar tasks (dense + keyword, fused by RRF). */
+  /** Browse (newest first; `path`: the tasks that touched a file) or, with `query`, find similar tasks (dense + keyword, fused by RRF; `source` applies to both). */
   @Get()
   @ApiZodQuery(ListTasksQuerySchema)
   async list(@CurrentWorkspace() ws: string, @Query() q: ListTasksQueryDto): Promise<{ tasks: Array<Task | SimilarTask>; total: number }> {
     if (!q.query) return this.tasks.list(ws, q);
-    const [dense, keyword] = await Promise.all([
-      this.tasks.findSimilarTasks(ws, q.query, { k: q.limit, via: 'dense' }),
-      this.tasks.findSimilarTasks(ws, q.query, { k: q.limit, via: 'keyword' }),
-    ]);
+    // A source filter is applied after retrieval, so look further down both lists for it.
+    const k = q.source ? Math.min(q.limit * 10, 1000) : q.limit;
+    const ofSource = (tasks: SimilarTask[]) => (q.source ? tasks.filter((t) => t.source === q.source) : tasks);
+    const [dense, keyword] = (
+      await Promise.all([this.tasks.findSimilarTasks(ws, q.query, { k, via: 'dense' }), this.tasks.findSimilarTasks(ws, q.query, { k, via: 'keyword' })])
+    ).map(ofSource);
     const byId = new Map([...dense, ...keyword].map((t) => [t.id, t]));
     const fused = fuseReciprocalRank([
       { source: 'task.dense', items: dense.map((t) => ({ id: t.id, score: t.score })) },

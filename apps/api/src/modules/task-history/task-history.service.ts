@@ -201,8 +201,8 @@ export class TaskHistoryService {
     return { ...result, noise };
   }
 
-  async list(workspaceId: string, options: { limit: number; offset: number; source?: string }): Promise<{ tasks: Task[]; total: number }> {
-    const [rows, total] = await this.tasks.list(workspaceId, options);
+  async list(workspaceId: string, options: { limit: number; offset: number; source?: string; path?: string; repository_id?: string }): Promise<{ tasks: Task[]; total: number }> {
+    const [rows, total] = await this.tasks.list(workspaceId, { limit: options.limit, offset: options.offset, source: options.source, path: options.path, repositoryId: options.repository_id });
     return { tasks: rows.map(mapTask), total };
   }
 

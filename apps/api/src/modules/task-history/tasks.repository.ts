@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, IsNull, Raw, Repository, type FindOptionsWhere } from 'typeorm';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { TaskEntity } from './task.entity';
 
@@ -55,9 +55,14 @@ export class TasksRepository {
     return (await this.rows.findOne({ where: { workspaceId, id: idOrExternal } })) ?? this.rows.findOne({ where: { workspaceId, externalId: idOrExternal }, order: { createdAt: 'ASC' } });
   }
 
-  list(workspaceId: string, options: { limit: number; offset: number; source?: string }): Promise<[TaskEntity[], number]> {
+  /** Newest first; `path` keeps the tasks whose files include it, `repositoryId` those of that repository or of none. */
+  list(workspaceId: string, options: { limit: number; offset: number; source?: string; path?: string; repositoryId?: string }): Promise<[TaskEntity[], number]> {
+    const base: FindOptionsWhere<TaskEntity> = { workspaceId, ...(options.source ? { source: options.source } : {}) };
+    // `files` is a JSON array in a text column: its element is the JSON string of the path, quotes included.
+    if (options.path) base.files = Raw((column) => `${column} LIKE :filePattern ESCAPE '\\'`, { filePattern: `%${JSON.stringify(options.path).replace(/[\\%_]/g, (c) => `\\${c}`)}%` }) as FindOptionsWhere<TaskEntity>['files'];
+    const where = options.repositoryId ? [{ ...base, repositoryId: options.repositoryId }, { ...base, repositoryId: IsNull() }] : base;
     return this.rows.findAndCount({
-      where: { workspaceId, ...(options.source ? { source: options.source } : {}) },
+      where,
       order: { taskCreatedAt: 'DESC', createdAt: 'DESC' },
       take: options.limit,
       skip: options.offset,

@@ -97,6 +97,17 @@ export async function checkNetworkTarget(target: Extract<CloneTarget, { kind: 'n
   return addresses[0];
 }
 
+/** A resolver that does not answer makes registration fail with a reason instead of hanging the request. */
+const DNS_TIMEOUT_MS = 5000;
+
 async function resolveAll(host: string): Promise<string[]> {
-  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), DNS_TIMEOUT_MS);
+  });
+  try {
+    return (await Promise.race([lookup(host, { all: true, verbatim: true }), timeout])).map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
 }

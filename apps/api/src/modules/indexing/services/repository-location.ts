@@ -65,7 +65,9 @@ export async function cloneRepository(url: string, destination: string, options:
   fs.mkdirSync(path.dirname(destination), { recursive: true, mode: 0o700 });
   const pinArgs = pin ? ['-c', `http.curloptResolve=${pin.host}:${pin.port}:${pin.address.includes(':') ? `[${pin.address}]` : pin.address}`] : [];
   try {
-    await runGitOutside([...pinArgs, '-c', 'core.symlinks=false', 'clone', '--quiet', '--no-recurse-submodules', '--template=', '--', url, destination], { timeoutMs, maxBuffer: 16 * 1024 * 1024 });
+    // A server that stops sending (or never starts) fails the clone within a minute instead of holding the request for its whole timeout.
+    const stallArgs = ['-c', 'http.lowSpeedLimit=1', '-c', 'http.lowSpeedTime=60'];
+    await runGitOutside([...pinArgs, ...stallArgs, '-c', 'core.symlinks=false', 'clone', '--quiet', '--no-recurse-submodules', '--template=', '--', url, destination], { timeoutMs, maxBuffer: 16 * 1024 * 1024 });
     // Keep the settings for later fetches too.
     await runGit(destination, ['config', 'core.symlinks', 'false']);
     await runGit(destination, ['config', 'core.hooksPath', '/dev/null']);
