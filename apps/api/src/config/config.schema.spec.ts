@@ -23,6 +23,8 @@ describe('loadConfig', () => {
     ['EMBEDDINGS_DIM', { EMBEDDINGS_DIM: '-3' }],
     ['OPENAI_API_KEY', { EMBEDDINGS_PROVIDER: 'openai' }],
     ['SEXTANT_BODY_LIMIT', { SEXTANT_BODY_LIMIT: 'lots' }],
+    ['QDRANT_SHARDS', { QDRANT_SHARDS: '0' }],
+    ['QDRANT_WRITE_CONSISTENCY', { QDRANT_REPLICATION_FACTOR: '2', QDRANT_WRITE_CONSISTENCY: '3' }],
   ])('rejects a bad %s and names it', (variable, env) => {
     let error: unknown;
     try {

@@ -3,7 +3,7 @@
  * After every test, every request the adapter sent must have passed validation.
  */
 import type { ChunkIndex } from '@sextant/retrieval';
-import { QdrantChunkIndex } from '../../src/storage/qdrant';
+import { QdrantChunkIndex, QdrantTaskIndex } from '../../src/storage/qdrant';
 import { QdrantStandIn } from '../fixtures/qdrant-standin';
 import { CONTRACT_DIMS, registerChunkIndexContract, testUuid } from './chunk-index.contract';
 
@@ -78,6 +78,27 @@ describe('qdrant adapter: collections and aliases', () => {
     const tenant = standIn.requests.find((r) => r.operationId === 'create_field_index' && r.path.startsWith('/collections/idem_chunks_v1') && (r.body as { field_name: string }).field_name === 'workspaceId');
     expect((tenant!.body as { field_schema: unknown }).field_schema).toEqual({ type: 'keyword', is_tenant: true });
     expect(standIn.invalidRequests()).toEqual([]);
+  });
+
+  it('lays new collections out for a cluster (shards, replicas, write consistency) in requests Qdrant accepts', async () => {
+    const cluster = { shardNumber: 6, replicationFactor: 2, writeConsistencyFactor: 2 };
+    const chunks = new QdrantChunkIndex({ url, dims: 8, prefix: 'cluster_', cluster });
+    await chunks.ensureCollections();
+    await new QdrantTaskIndex({ url, dims: 8, prefix: 'cluster_', cluster }).ensureCollections();
+    for (const name of ['cluster_chunks_v1', 'cluster_tasks_v1']) {
+      const create = standIn.requests.find((r) => r.operationId === 'create_collection' && r.path === `/collections/${name}`);
+      expect(create!.body).toMatchObject({ shard_number: 6, replication_factor: 2, write_consistency_factor: 2 });
+    }
+    // A rebuild behind the alias keeps the layout.
+    await (await chunks.beginRebuild(2)).commit();
+    const rebuilt = standIn.requests.find((r) => r.operationId === 'create_collection' && r.path === '/collections/cluster_chunks_v2');
+    expect(rebuilt!.body).toMatchObject({ shard_number: 6, replication_factor: 2 });
+    // Unset settings leave Qdrant's single-node defaults alone.
+    await new QdrantChunkIndex({ url, dims: 8, prefix: 'single_' }).ensureCollections();
+    const single = standIn.requests.find((r) => r.operationId === 'create_collection' && r.path === '/collections/single_chunks_v1');
+    expect(single!.body).not.toHaveProperty('shard_number');
+    expect(standIn.invalidRequests()).toEqual([]);
+    await expect(new QdrantChunkIndex({ url, dims: 8, prefix: 'bad_', cluster: { replicationFactor: 1, writeConsistencyFactor: 2 } }).ensureCollections()).rejects.toThrow(/write consistency factor 2 exceeds the replication factor 1/);
   });
 
   it('swaps a rebuilt collection in atomically behind the alias', async () => {

@@ -1,7 +1,7 @@
 import { QdrantClient } from './qdrant-client';
 import { literalGlobPrefix, pathPredicateFor, validateIndexFilter, type ChunkIndex, type ChunkPayload, type IndexFilter, type IndexHealth } from '@sextant/retrieval';
 import { CollectionIndex } from '../collection-index';
-import { KEYWORD_FIELD, QdrantCollection, type QdrantCondition, type QdrantQueryPlan } from './qdrant-collection';
+import { KEYWORD_FIELD, QdrantCollection, type QdrantCondition, type QdrantClusterSettings, type QdrantQueryPlan } from './qdrant-collection';
 
 const PATH_PREFIXES = 'sx_path_prefixes';
 
@@ -41,6 +41,8 @@ export interface QdrantIndexOptions {
   /** Collection name prefix (default `sextant_`): alias `<prefix>chunks` -> `<prefix>chunks_v1`. */
   prefix?: string;
   version?: number;
+  /** Sharding/replication for new collections (`QDRANT_SHARDS`, `QDRANT_REPLICATION_FACTOR`, `QDRANT_WRITE_CONSISTENCY`). */
+  cluster?: QdrantClusterSettings;
 }
 
 export function makeQdrantClient(options: { url?: string; apiKey?: string; client?: QdrantClient }): QdrantClient {
@@ -74,6 +76,7 @@ export class QdrantChunkIndex extends CollectionIndex<ChunkPayload, IndexFilter,
       alias,
       physical: physicalOverride ?? `${prefix}chunks_v${options.version ?? 1}`,
       dims: options.dims,
+      cluster: options.cluster,
       derivedPayload: (p) => ({ [PATH_PREFIXES]: pathPrefixes(p.path) }),
       payloadIndexes: [
         { field: 'workspaceId', schema: { type: 'keyword', is_tenant: true } },

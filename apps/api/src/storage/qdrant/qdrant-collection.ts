@@ -39,7 +39,36 @@ export interface QdrantCollectionOptions<P> {
   derivedPayload?: (payload: P) => Json;
   /** HNSW parameters (see storage/README.md for why these values). */
   hnsw?: { m: number; ef_construct: number; payload_m: number };
+  /** Sharding and replication of new collections (a multi-node cluster); omitted fields keep Qdrant's defaults. */
+  cluster?: QdrantClusterSettings;
   upsertBatchSize?: number;
+}
+
+/**
+ * How a new collection is spread over a Qdrant cluster. Applies when a collection is created
+ * (first start, or a rebuild behind the alias); changing it later means a rebuild + alias swap.
+ */
+export interface QdrantClusterSettings {
+  /** Shards per collection: ≥ the node count so every node holds some (Qdrant's default is 1 per node). */
+  shardNumber?: number;
+  /** Copies of each shard: 2 survives the loss of one node. */
+  replicationFactor?: number;
+  /** Replicas that must acknowledge a write before it returns (≤ replicationFactor). */
+  writeConsistencyFactor?: number;
+}
+
+/** The `createCollection` fields for `settings` (none when unset, so a single node is unchanged). */
+export function clusterCollectionFields(settings: QdrantClusterSettings | undefined): Json {
+  if (!settings) return {};
+  const { shardNumber, replicationFactor, writeConsistencyFactor } = settings;
+  if (writeConsistencyFactor !== undefined && writeConsistencyFactor > (replicationFactor ?? 1)) {
+    throw new Error(`Qdrant write consistency factor ${writeConsistencyFactor} exceeds the replication factor ${replicationFactor ?? 1}`);
+  }
+  return {
+    ...(shardNumber !== undefined && { shard_number: shardNumber }),
+    ...(replicationFactor !== undefined && { replication_factor: replicationFactor }),
+    ...(writeConsistencyFactor !== undefined && { write_consistency_factor: writeConsistencyFactor }),
+  };
 }
 
 /** Field holding the tokenizer output for AND/PHRASE conditions (whitespace full-text index). */
@@ -122,6 +151,7 @@ export class QdrantCollection<P extends { workspaceId: string }> {
           },
           sparse_vectors: { [SPARSE]: { modifier: 'idf' } },
           on_disk_payload: true,
+          ...clusterCollectionFields(this.options.cluster),
         }),
       );
     }

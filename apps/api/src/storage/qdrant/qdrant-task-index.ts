@@ -29,6 +29,7 @@ export class QdrantTaskIndex extends CollectionIndex<TaskPayload, TaskFilter, Qd
         alias: `${prefix}tasks`,
         physical: `${prefix}tasks_v${options.version ?? 1}`,
         dims: options.dims,
+        cluster: options.cluster,
         payloadIndexes: [
           { field: 'workspaceId', schema: { type: 'keyword', is_tenant: true } },
           { field: 'source', schema: 'keyword' },
