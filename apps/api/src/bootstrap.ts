@@ -7,6 +7,8 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { QuietStartupLogger } from './logging/quiet-startup.logger';
 import { AppModule } from './app.module';
+import { bodyParserErrorHandler } from './common/problem-details';
+import { assignRequestId } from './common/request-id';
 import type { AppConfig } from './config/config.schema';
 import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware';
 import { requestOriginMiddleware } from './modules/auth/request-origin.middleware';
@@ -27,6 +29,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
   app.useWebSocketAdapter(new SextantIoAdapter(app, config));
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
+  // Every request has its id before anything can refuse it (error bodies carry it).
+  app.use(assignRequestId);
   // Metrics first so rejections by the body parser (413) are measured as well.
   app.use(httpMetricsMiddleware(app.get(MetricsService)));
   // No upgrade-insecure-requests: plain-HTTP installs on a LAN address would lose their assets.
@@ -42,6 +46,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     });
   }
   app.useBodyParser('json', { limit: config.http.bodyLimit });
+  app.use(bodyParserErrorHandler);
 
   const openApi = new DocumentBuilder()
     .setTitle('Sextant API')

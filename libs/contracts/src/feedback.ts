@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProblemSchema } from './problem';
 import { QueryClassSchema } from './search';
 
 /**
@@ -209,10 +210,10 @@ export const WeightsResetResponseSchema = z.object({ classes: z.array(WeightsVer
 export type WeightsResetResponse = z.infer<typeof WeightsResetResponseSchema>;
 
 /** Server -> client when a `feedback:rate` socket message fails (readers, unknown search/item, bad input). */
-export const FeedbackErrorEventSchema = z.object({
+export const FeedbackErrorEventSchema = ProblemSchema.pick({ type: true, title: true, status: true, detail: true, code: true }).extend({
   search_id: z.string().nullable(),
   item_id: z.string().nullable(),
-  error: z.string(),
-  message: z.string(),
+  error: z.string().describe('deprecated: same as code'),
+  message: z.string().describe('deprecated: same as detail'),
 });
 export type FeedbackErrorEvent = z.infer<typeof FeedbackErrorEventSchema>;

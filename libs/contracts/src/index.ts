@@ -8,3 +8,5 @@ export * from './mcp';
 export * from './feedback';
 export * from './path-glob';
 export * from './files';
+export * from './problem';
+export * from './pagination';

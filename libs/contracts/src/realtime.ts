@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FeedbackErrorEvent, FeedbackRateRequest } from './feedback';
 import { IndexProgressEventSchema } from './indexing';
+import { ProblemSchema } from './problem';
 import { MAX_QUERY_CHARS, MAX_TOP_K, SearchPartialSchema, SearchRequestSchema, SearchResponseSchema } from './search';
 
 const RequestId = z.string().min(1).max(100);
@@ -29,12 +30,22 @@ export const SearchDoneEventSchema = SearchResponseSchema.pick({ results: true, 
 });
 export type SearchDoneEvent = z.infer<typeof SearchDoneEventSchema>;
 
-export const SearchErrorEventSchema = z.object({ request_id: RequestId.nullable(), error: z.string(), message: z.string() });
+/**
+ * Server -> client when a streamed search fails: the problem-details fields of REST errors
+ * (`code`, `status`, `title`, `detail`, `type`) for the search's `request_id`. `error` (= `code`)
+ * and `message` (= `detail`) are deprecated aliases kept for older clients.
+ */
+export const SearchErrorEventSchema = ProblemSchema.pick({ type: true, title: true, status: true, detail: true, code: true }).extend({
+  request_id: RequestId.nullable(),
+  error: z.string().describe('deprecated: same as code'),
+  message: z.string().describe('deprecated: same as detail'),
+});
 export type SearchErrorEvent = z.infer<typeof SearchErrorEventSchema>;
 
 export const PresenceEventSchema = z.object({
   workspace_id: z.string(),
-  members: z.array(z.object({ principal: z.string(), connections: z.number().int() })),
+  /** `name`: the API key's name when the member connected with a key. */
+  members: z.array(z.object({ principal: z.string(), name: z.string().nullable().optional(), connections: z.number().int() })),
 });
 export type PresenceEvent = z.infer<typeof PresenceEventSchema>;
 

@@ -50,7 +50,7 @@ export class ServerClient {
     }
     const text = await res.text();
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
-    if (!res.ok) throw new ServerRequestError(res.status, (parsed as { message?: string } | undefined)?.message ?? `${method} ${route} answered ${res.status}`);
+    if (!res.ok) throw new ServerRequestError(res.status, (parsed as { detail?: string } | undefined)?.detail ?? `${method} ${route} answered ${res.status}`);
     return parsed as T;
   }
 }

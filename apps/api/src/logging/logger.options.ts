@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import pino from 'pino';
+import { requestIdOf } from '../common/request-id';
 import type { AppConfig } from '../config/config.schema';
 
 /** Paths pino must never print: credentials in headers and anything key-like in bodies. */
@@ -19,8 +19,6 @@ export const REDACTED_PATHS = [
   '*.password',
 ];
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
-
 /**
  * Logs with a request id (taken from `x-request-id` when it is sane, else generated): JSON
  * lines for machines, or one readable line each (pino-pretty) when a person watches the
@@ -37,12 +35,7 @@ export function loggerOptions(config: AppConfig, terminal: boolean = (config.log
           ? { stream: pino.destination(2) }
           : {}),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
-      genReqId: (req: IncomingMessage, res: ServerResponse) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
+      genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdOf(req, res),
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
       autoLogging: { ignore: (req) => req.url === '/health' || req.url === '/metrics' },
       serializers: {

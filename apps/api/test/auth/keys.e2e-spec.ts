@@ -26,8 +26,8 @@ describe('API keys and roles (keys required)', () => {
   it('refuses a request without a key with 401, a WWW-Authenticate header and a hint', async () => {
     const res = await http.get('/v1/repos').expect(401);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
-    expect(res.body).toMatchObject({ error: 'unauthenticated' });
-    expect(res.body.message).toMatch(/sextant keys create/);
+    expect(res.body).toMatchObject({ code: 'unauthenticated', status: 401 });
+    expect(res.body.detail).toMatch(/sextant keys create/);
     expect(res.body.stack).toBeUndefined();
   });
 
@@ -65,7 +65,7 @@ describe('API keys and roles (keys required)', () => {
     await http.get(`/v1/repos/${repoId}`).set(bearer(key)).expect(200);
     await http.get('/v1/jobs').set(bearer(key)).expect(200);
     const forbidden = await http.post(`/v1/repos/${repoId}/index`).set(bearer(key)).send({}).expect(403);
-    expect(forbidden.body.message).toMatch(/member/);
+    expect(forbidden.body.detail).toMatch(/member/);
     await http.post('/v1/repos').set(bearer(key)).send({ path: '/tmp' }).expect(403);
     await http.delete(`/v1/repos/${repoId}`).set(bearer(key)).expect(403);
     await http.post('/v1/keys').set(bearer(key)).send({ name: 'x', role: 'admin' }).expect(403);
@@ -107,7 +107,7 @@ describe('API keys and roles (keys required)', () => {
     const revoked = await http.delete(`/v1/keys/${id}`).set(bearer(admin)).expect(200);
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
     const res = await http.get('/v1/repos').set(bearer(key)).expect(401);
-    expect(res.body.message).toMatch(/revoked/);
+    expect(res.body.detail).toMatch(/revoked/);
   });
 
   it('records last use without the client doing anything', async () => {
@@ -130,7 +130,7 @@ describe('API keys and roles (keys required)', () => {
 
   it('does not let an admin key create workspaces (operators use the CLI)', async () => {
     const res = await http.post('/v1/workspaces').set(bearer(admin)).send({ slug: 'sneaky' }).expect(403);
-    expect(res.body.message).toMatch(/sextant workspaces create/);
+    expect(res.body.detail).toMatch(/sextant workspaces create/);
   });
 
   it('stores no plaintext key: only prefix and SHA-256, anywhere in the database', async () => {

@@ -25,7 +25,7 @@ describe('rate limits (in memory)', () => {
     const retryAfter = Number(limited.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(limited.body.message).toMatch(/Rate limit/);
+    expect(limited.body.detail).toMatch(/Rate limit/);
     expect(limited.body.stack).toBeUndefined();
   });
 
@@ -57,7 +57,7 @@ describe('rate limits (in memory)', () => {
     const second = await post(batch(3, 10)); // 3 + 3 calls > 5
     expect(second.status).toBe(429);
     expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
-    expect(second.body.error.message).toMatch(/Rate limit exceeded.*batch counts each/);
+    expect(second.body).toMatchObject({ code: 'rate_limited', detail: expect.stringMatching(/Rate limit exceeded.*batch counts each/) });
     await http.get('/v1/repos').set(bearer(key)).expect(429); // one budget with REST
     const fresh = await createKey(t, 'default', 'reader', 'big-batch');
     const big = await http.post('/mcp').set(bearer(fresh.key)).set('Accept', 'application/json, text/event-stream').set('Content-Type', 'application/json').send(JSON.stringify(batch(100, 1)));

@@ -57,7 +57,7 @@ describe('HTTP foundation (real app)', () => {
 
   it('rejects an unknown body field with 400 naming the field, and writes nothing', async () => {
     const res = await request(t.app.getHttpServer()).post('/v1/workspaces').send({ slug: 'team-a', colour: 'blue' }).expect(400);
-    expect(res.body.message).toMatch(/colour/);
+    expect(res.body.detail).toMatch(/colour/);
     expect(res.body.stack).toBeUndefined();
     const list = await request(t.app.getHttpServer()).get('/v1/workspaces').expect(200);
     expect(list.body.workspaces.map((w: { slug: string }) => w.slug)).not.toContain('team-a');
@@ -76,12 +76,12 @@ describe('HTTP foundation (real app)', () => {
       .set('content-type', 'application/json')
       .send(JSON.stringify({ slug: 'x', name: 'y'.repeat(100 * 1024) }))
       .expect(413);
-    expect(res.body.message).toMatch(/limit/);
+    expect(res.body.detail).toMatch(/limit/);
   });
 
   it('returns a JSON 404 with a request id for unknown routes', async () => {
     const res = await request(t.app.getHttpServer()).get('/v1/nothing-here').set('x-request-id', 'abc-123').expect(404);
-    expect(res.body).toMatchObject({ statusCode: 404, requestId: 'abc-123' });
+    expect(res.body).toMatchObject({ status: 404, code: 'not_found', request_id: 'abc-123' });
     expect(res.headers['x-request-id']).toBe('abc-123');
   });
 

@@ -208,8 +208,8 @@ describe('Indexing over REST (real app)', () => {
     it('a path outside the allowed roots -> 403 naming SEXTANT_ALLOWED_ROOTS', async () => {
       const before = await countRepos();
       const res = await server().post('/v1/repos').send({ path: '/etc' }).expect(403);
-      expect(res.body.message).toMatch(/outside the allowed roots/);
-      expect(res.body.message).toMatch(/SEXTANT_ALLOWED_ROOTS/);
+      expect(res.body.detail).toMatch(/outside the allowed roots/);
+      expect(res.body.detail).toMatch(/SEXTANT_ALLOWED_ROOTS/);
       expect(await countRepos()).toBe(before);
     });
 
@@ -221,14 +221,14 @@ describe('Indexing over REST (real app)', () => {
 
     it('a non-existent path -> 400', async () => {
       const res = await server().post('/v1/repos').send({ path: path.join(os.tmpdir(), 'does-not-exist-xyz') }).expect(400);
-      expect(res.body.message).toMatch(/does not exist/);
+      expect(res.body.detail).toMatch(/does not exist/);
     });
 
     it('a URL that is not a git repository -> 400 and no clone left behind', async () => {
       const notGit = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-notgit-'));
       const before = await countRepos();
       const res = await server().post('/v1/repos').send({ git_url: `file://${notGit}` }).expect(400);
-      expect(res.body.message).toMatch(/Could not clone/);
+      expect(res.body.detail).toMatch(/Could not clone/);
       expect(await countRepos()).toBe(before);
       const clones = path.join(t.dataDir, 'clones');
       const leftovers = fs.existsSync(clones) ? fs.readdirSync(clones, { recursive: true }).filter((p) => String(p).includes('sextant-notgit')) : [];

@@ -304,13 +304,14 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
     expect((await http().delete('/mcp').set(bearer(keys.reader))).status).toBe(405);
   });
 
-  it('answers a body that is not JSON with JSON-RPC parse error -32700, and a missing key with a JSON-RPC error too', async () => {
+  it('answers a body that is not JSON with JSON-RPC parse error -32700, and a missing key (before any JSON-RPC is read) with problem details', async () => {
     const malformed = await http().post('/mcp').set({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(keys.reader) }).send('{"jsonrpc": "2.0", "id": 1, "method": ');
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
     const anonymous = await http().post('/mcp').set({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' }).send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/API key/) } });
+    expect(anonymous.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(anonymous.body).toMatchObject({ status: 401, code: 'unauthenticated', detail: expect.stringMatching(/API key/), request_id: expect.any(String) });
   });
 
   it('refuses bodies over the MCP limit with 413', async () => {
@@ -319,7 +320,7 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
       .set({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(keys.reader) })
       .send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search', arguments: { query: 'x'.repeat(300 * 1024) } } });
     expect(res.status).toBe(413);
-    expect(res.body.error.message).toMatch(/SEXTANT_MCP_BODY_LIMIT/);
+    expect(res.body).toMatchObject({ status: 413, code: 'payload_too_large', detail: expect.stringMatching(/SEXTANT_MCP_BODY_LIMIT/) });
   });
 
   it('exports search/fetch latency histograms and a per-tool call counter', async () => {

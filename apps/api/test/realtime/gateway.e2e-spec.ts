@@ -143,8 +143,8 @@ describe('realtime gateway (socket.io clients against the running app)', () => {
     socket.emit('search:start', { request_id: 'bad2', query: 'x', options: { top_k: 999 } });
     await waitFor(() => seen.filter((e) => e.event === 'search:error').length === 3, { what: 'three errors' });
     const errors = seen.filter((e) => e.event === 'search:error').map((e) => e.payload);
-    expect(errors[0]).toMatchObject({ request_id: 'bad1', error: 'invalid_request', message: expect.stringMatching(/query/) });
-    expect(errors[1]).toMatchObject({ request_id: null, error: 'invalid_request' });
+    expect(errors[0]).toMatchObject({ request_id: 'bad1', code: 'validation_failed', status: 400, detail: expect.stringMatching(/query/) });
+    expect(errors[1]).toMatchObject({ request_id: null, code: 'validation_failed' });
     expect(errors[2].message).toMatch(/top_k/);
     socket.emit('search:start', { request_id: 'ok', query: 'Clamp' });
     await waitFor(() => seen.some((e) => e.event === 'search:done'), { what: 'done after errors' });

@@ -21,7 +21,7 @@ describe('web pages cannot use local mode through the browser', () => {
 
   it('DNS rebinding: a request naming another Host is refused (403) on REST, SSE and MCP', async () => {
     const res = await api().get('/v1/repos').set('Host', 'attacker.example').expect(403);
-    expect(res.body.message).toMatch(/Host "attacker\.example" is not allowed.*SEXTANT_ALLOWED_HOSTS/);
+    expect(res.body.detail).toMatch(/Host "attacker\.example" is not allowed.*SEXTANT_ALLOWED_HOSTS/);
     await api().get('/v1/search/stream').query({ q: 'session' }).set('Host', 'attacker.example:3000').expect(403);
     await api().post('/mcp').set('Host', 'attacker.example').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }).expect(403);
     await api().get('/v1/repos').set('Host', 'localhost:3000').expect(200);
@@ -39,7 +39,7 @@ describe('web pages cannot use local mode through the browser', () => {
     for (const [route, form] of attempts) {
       const crossSite = await api().post(route).set('Origin', evil).type('form').send(form);
       expect({ route, status: crossSite.status }).toEqual({ route, status: 403 });
-      expect(crossSite.body.message).toMatch(/Cross-origin POST from "http:\/\/evil\.example" refused/);
+      expect(crossSite.body.detail).toMatch(/Cross-origin POST from "http:\/\/evil\.example" refused/);
       // A form from a page that sent no Origin (or a loopback one) is still not JSON.
       const noJson = await api().post(route).type('form').send(form);
       expect({ route, status: noJson.status }).toEqual({ route, status: 415 });
@@ -47,7 +47,7 @@ describe('web pages cannot use local mode through the browser', () => {
     // text/plain is the other preflight-free type a page can send; JSON inside does not help.
     const plain = await api().post('/v1/keys').set('Content-Type', 'text/plain').send(JSON.stringify({ name: 'pwned', role: 'admin' }));
     expect(plain.status).toBe(415);
-    expect(plain.body.message).toMatch(/must be JSON/);
+    expect(plain.body.detail).toMatch(/must be JSON/);
     // Even a JSON fetch from another site (it would need CORS, but no-cors requests still arrive) is refused.
     await api().post('/v1/keys').set('Origin', evil).send({ name: 'pwned', role: 'admin' }).expect(403);
     await api().delete('/v1/keys/00000000-0000-4000-8000-000000000000').set('Origin', evil).expect(403);
@@ -74,7 +74,7 @@ describe('web pages cannot use local mode through the browser', () => {
 
   it('behind a reverse proxy (X-Forwarded-For / Forwarded) local mode grants nothing: a key is needed', async () => {
     const res = await api().get('/v1/repos').set('X-Forwarded-For', '203.0.113.7').expect(401);
-    expect(res.body.message).toMatch(/proxy.*local mode does not apply/);
+    expect(res.body.detail).toMatch(/proxy.*local mode does not apply/);
     await api().get('/v1/repos').set('Forwarded', 'for=203.0.113.7').expect(401);
     expect(await handshake(t.url!, undefined, { 'X-Forwarded-For': '203.0.113.7' })).toBe('unauthenticated');
     const { key } = await createKey(t, 'default', 'reader', 'proxied');

@@ -35,7 +35,7 @@ describe('hostile glob filters (REST, socket.io, MCP)', () => {
       .post('/v1/search')
       .send({ query: 'session refresh', filters: { include: [TOO_MANY_WILDCARDS] } })
       .expect(400);
-    expect(res.body.message).toMatch(/filters\.include\.0.*wildcards \(max 16\)/);
+    expect(res.body.detail).toMatch(/filters\.include\.0.*wildcards \(max 16\)/);
     for (const glob of ['{1..100000}', '+(a|b)*', '{a,b,c,d}/{a,b,c,d}/{a,b,c,d}/{a,b}', 'x'.repeat(300)]) {
       await api().post('/v1/search').send({ query: 'session', filters: { exclude: [glob] } }).expect(400);
     }
@@ -63,7 +63,7 @@ describe('hostile glob filters (REST, socket.io, MCP)', () => {
     try {
       const error = new Promise<{ request_id: string; error: string; message: string }>((resolve) => socket.on('search:error', resolve));
       socket.emit('search:start', { request_id: 'g1', query: 'session', options: { filters: { include: [TOO_MANY_WILDCARDS] } } });
-      expect(await error).toMatchObject({ request_id: 'g1', error: 'invalid_request', message: expect.stringMatching(/wildcards/) });
+      expect(await error).toMatchObject({ request_id: 'g1', code: 'validation_failed', detail: expect.stringMatching(/wildcards/) });
     } finally {
       socket.close();
     }

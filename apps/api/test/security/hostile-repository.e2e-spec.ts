@@ -74,7 +74,7 @@ describe('a hostile repository cannot run code through git (real git, real app)'
 
   it('the data directory (and clones in it) cannot be registered as a repository', async () => {
     const res = await api().post('/v1/repos').send({ path: t.dataDir }).expect(403);
-    expect(res.body.message).toMatch(/data directory/);
+    expect(res.body.detail).toMatch(/data directory/);
     fs.mkdirSync(path.join(t.dataDir, 'clones', 'x'), { recursive: true });
     await api().post('/v1/repos').send({ path: path.join(t.dataDir, 'clones', 'x') }).expect(403);
   });

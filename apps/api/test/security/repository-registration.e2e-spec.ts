@@ -42,7 +42,7 @@ describe('registering a repository cannot reach what the server can but the call
   it('a file:// URL outside the allowed roots is refused like a path (403), and nothing is cloned', async () => {
     const secret = makeFixtureRepo({ 'creds.txt': 'top secret\n' }, { git: true, prefix: 'sextant-private-' });
     const res = await api().post('/v1/repos').send({ git_url: pathToFileURL(secret).href }).expect(403);
-    expect(res.body.message).toMatch(/outside the allowed roots/);
+    expect(res.body.detail).toMatch(/outside the allowed roots/);
     expect(fs.existsSync(path.join(t.dataDir, 'clones'))).toBe(false);
     fs.rmSync(secret, { recursive: true, force: true });
   });
@@ -54,8 +54,8 @@ describe('registering a repository cannot reach what the server can but the call
     ['git protocol to loopback', (port: number) => `git://127.0.0.1:${port}/repo.git`],
   ])('a clone from an internal address (%s) is refused with 403 before any connection is made', async (_name, url) => {
     const res = await api().post('/v1/repos').send({ git_url: url(recorder.port) }).expect(403);
-    expect(res.body.message).toMatch(/internal address/);
-    expect(res.body.message).toMatch(/SEXTANT_CLONE_ALLOWED_HOSTS/);
+    expect(res.body.detail).toMatch(/internal address/);
+    expect(res.body.detail).toMatch(/SEXTANT_CLONE_ALLOWED_HOSTS/);
     expect(recorder.connections()).toBe(0);
   });
 
@@ -132,7 +132,7 @@ describe.each([
     for (const p of [root, path.join(root, 'pkg'), parent]) {
       const res = await api().post('/v1/repos').set(bearer(b.key)).send({ path: p });
       if (shared) expect({ p, status: res.status }).toEqual({ p, status: 201 });
-      else expect({ p, status: res.status, message: res.body.message }).toEqual({ p, status: 409, message: expect.stringMatching(/another workspace/) });
+      else expect({ p, status: res.status, message: res.body.detail }).toEqual({ p, status: 409, message: expect.stringMatching(/another workspace/) });
     }
   });
 });

@@ -98,7 +98,7 @@ describe('database outage (Postgres behind a TCP proxy)', () => {
       note('search', search.status);
       if (search.status === 503) {
         expect(search.headers['retry-after']).toBe('5');
-        expect(search.body).toMatchObject({ error: 'database_unavailable', message: expect.stringMatching(/database is not reachable/) });
+        expect(search.body).toMatchObject({ code: 'database_unavailable', detail: expect.stringMatching(/database is not reachable/) });
       }
       note('repos', (await api().get('/v1/repos')).status);
       note('tasks', (await api().get('/v1/tasks')).status);

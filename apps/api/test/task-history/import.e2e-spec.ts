@@ -40,7 +40,7 @@ describe('task import from JSONL and CSV (real app)', () => {
   it('refuses a JSON array with a hint on converting it, and imports nothing', async () => {
     const content = JSON.stringify([{ id: 'A-1', title: 'one' }, { id: 'A-2', title: 'two' }], null, 2);
     const res = await importFile({ format: 'jsonl', content, source: 'array-test' }).expect(400);
-    expect(res.body).toMatchObject({ error: 'invalid_input', message: expect.stringMatching(/JSON array.*JSONL.*jq -c/) });
+    expect(res.body).toMatchObject({ code: 'invalid_input', detail: expect.stringMatching(/JSON array.*JSONL.*jq -c/) });
     expect(await listed('array-test')).toEqual([]);
   });
 
@@ -53,7 +53,7 @@ describe('task import from JSONL and CSV (real app)', () => {
     expect((await listed('csv-test')).find((x) => x.external_id === 'C-1')!.files.sort()).toEqual(['src/cart.ts', 'src/orders.ts']);
 
     const missing = await importFile({ format: 'csv', content: csv, source: 'csv-test', columns: { id: 'key', title: 'title' } }).expect(400);
-    expect(missing.body.message).toMatch(/no column "title".*key, summary, changed/);
+    expect(missing.body.detail).toMatch(/no column "title".*key, summary, changed/);
   });
 
   it('redacts tokens pasted into a task before it is stored, shown or searched', async () => {

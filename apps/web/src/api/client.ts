@@ -48,10 +48,11 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     /* a proxy's HTML error page */
   }
   if (!res.ok) {
-    const body = (json ?? {}) as { error?: string; message?: string | string[] };
-    const message = Array.isArray(body.message) ? body.message.join('; ') : body.message;
+    // Problem details (RFC 9457): `code` is stable, `detail` says what to do, `title` summarises.
+    const body = (json ?? {}) as { code?: string; detail?: string; title?: string };
+    const message = body.detail ?? body.title;
     const retry = res.headers.get('Retry-After');
-    throw new ApiError(res.status, body.error ?? `http_${res.status}`, (message ?? `${res.status} ${res.statusText}`) + (res.status === 429 && retry ? ` (retry in ${retry} s)` : ''));
+    throw new ApiError(res.status, body.code ?? `http_${res.status}`, (message ?? `${res.status} ${res.statusText}`) + (res.status === 429 && retry ? ` (retry in ${retry} s)` : ''));
   }
   return json as T;
 }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'socket.io';
+import { sendProblem } from '../../common/problem-details';
 import type { AppConfig } from '../../config/config.schema';
 import { isLocalMode } from './auth-mode';
 import { hostAllowed, originAllowed, originPolicy } from './origin-policy';
@@ -26,9 +27,9 @@ export function isForwarded(headers: Record<string, string | string[] | undefine
 export function requestOriginMiddleware(config: AppConfig) {
   const policy = originPolicy(config);
   const checkHost = isLocalMode(config) || config.http.allowedHosts.length > 0;
-  const refuse = (req: Request, res: Response, status: number, error: string, message: string) => res.status(status).json({ statusCode: status, error, message, requestId: (req as { id?: unknown }).id });
+  const refuse = (req: Request, res: Response, status: number, code: string, detail: string) => sendProblem(req, res, status, code, detail);
   return (req: Request, res: Response, next: NextFunction): void => {
-    // `/mcp` runs the same checks in McpRequestMiddleware, answering in JSON-RPC's shape.
+    // `/mcp` runs the same checks in McpRequestMiddleware, with its own allow-lists.
     if (req.path === '/mcp' || req.path.startsWith('/mcp/')) return next();
     if (checkHost && !hostAllowed(req.headers.host, policy)) {
       return void refuse(req, res, 403, 'forbidden', `Host "${req.headers.host ?? ''}" is not allowed; add it to SEXTANT_ALLOWED_HOSTS`);

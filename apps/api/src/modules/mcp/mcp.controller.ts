@@ -7,6 +7,7 @@ import type { RequestWithAuth } from '../auth/auth-context';
 import { CallerRateLimit } from '../auth/caller-rate-limit';
 import { Public } from '../auth/role.decorator';
 import { McpServerFactory } from './mcp-server.factory';
+import { sendProblem } from '../../common/problem-details';
 import { sendJsonRpcError } from './mcp-request.middleware';
 
 /**
@@ -27,14 +28,14 @@ export class McpController {
 
   @Post()
   async handle(@Req() req: Request & RequestWithAuth, @Res() res: Response): Promise<void> {
-    if (!req.auth) return sendJsonRpcError(res, 401, 'Not authenticated');
+    if (!req.auth) return sendProblem(req, res, 401, 'unauthenticated', 'Not authenticated');
     // The guard counted the HTTP request; a JSON-RPC batch is that many calls, each counted.
     if (Array.isArray(req.body)) {
       for (let extra = 1; extra < req.body.length; extra++) {
         const retryAfterS = await this.rateLimit.consume(req.auth, req.ip ?? '');
         if (retryAfterS !== null) {
           res.setHeader('Retry-After', String(retryAfterS));
-          return sendJsonRpcError(res, 429, `${this.rateLimit.describe(retryAfterS)} (a JSON-RPC batch counts each of its ${req.body.length} calls)`);
+          return sendProblem(req, res, 429, 'rate_limited', `${this.rateLimit.describe(retryAfterS)} (a JSON-RPC batch counts each of its ${req.body.length} calls)`);
         }
       }
     }
@@ -57,15 +58,15 @@ export class McpController {
   /** Stateless mode has no server-initiated stream and no session to end. */
   @Public()
   @Get()
-  streamNotSupported(@Res() res: Response): void {
+  streamNotSupported(@Req() req: Request, @Res() res: Response): void {
     res.setHeader('Allow', 'POST');
-    sendJsonRpcError(res, 405, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST');
+    sendProblem(req, res, 405, 'method_not_allowed', 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC requests with POST');
   }
 
   @Public()
   @Delete()
-  sessionNotSupported(@Res() res: Response): void {
+  sessionNotSupported(@Req() req: Request, @Res() res: Response): void {
     res.setHeader('Allow', 'POST');
-    sendJsonRpcError(res, 405, 'Method not allowed: this MCP endpoint is stateless and has no sessions to delete');
+    sendProblem(req, res, 405, 'method_not_allowed', 'Method not allowed: this MCP endpoint is stateless and has no sessions to delete');
   }
 }

@@ -14,7 +14,7 @@ import {
   type WeightsUpdatedEvent,
 } from '@sextant/contracts';
 import type { Server, Socket } from 'socket.io';
-import { DomainError } from '../../common/domain-error';
+import { socketProblem, socketRefusal } from '../../common/problem-details';
 import type { AuthContext } from '../auth/auth-context';
 import { AuthService } from '../auth/auth.service';
 import { CallerRateLimit } from '../auth/caller-rate-limit';
@@ -87,11 +87,11 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     const parsed = SearchStartEventSchema.safeParse(payload);
     const requestId = typeof (payload as { request_id?: unknown })?.request_id === 'string' ? ((payload as { request_id: string }).request_id.slice(0, 100) as string) : null;
     if (!parsed.success) {
-      return void socket.emit('search:error', { request_id: requestId, error: 'invalid_request', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ') });
+      return void socket.emit('search:error', { request_id: requestId, ...socketRefusal(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ')) });
     }
     const request = SearchRequestSchema.safeParse({ ...parsed.data.options, query: parsed.data.query });
     if (!request.success) {
-      return void socket.emit('search:error', { request_id: requestId, error: 'invalid_request', message: request.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ') });
+      return void socket.emit('search:error', { request_id: requestId, ...socketRefusal(400, request.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; ')) });
     }
     const auth = socket.data.auth!;
     // Registered before anything is awaited, so a search:cancel sent right after the start finds it.
@@ -102,7 +102,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     const limited = await this.overLimit(socket);
     if (limited) {
       if (this.running.get(socket.id)?.controller === controller) this.running.delete(socket.id);
-      return void socket.emit('search:error', { request_id: requestId, error: 'rate_limited', message: limited });
+      return void socket.emit('search:error', { request_id: requestId, ...socketRefusal(429, limited) });
     }
     if (controller.signal.aborted) return;
     try {
@@ -127,9 +127,9 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
       });
     } catch (err) {
       if (controller.signal.aborted) return;
-      const known = err instanceof DomainError;
-      if (!known) this.logger.error({ err }, 'Streamed search failed');
-      socket.emit('search:error', { request_id: id, error: known ? err.code : 'internal_error', message: known ? err.message : 'search failed' });
+      const { unexpected, ...failure } = socketProblem(err, 'search failed');
+      if (unexpected) this.logger.error({ err }, 'Streamed search failed');
+      socket.emit('search:error', { request_id: id, ...failure });
     } finally {
       if (this.running.get(socket.id)?.controller === controller) this.running.delete(socket.id);
     }
@@ -139,7 +139,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   @SubscribeMessage('search:cancel')
   onSearchCancel(socket: SextantSocket, payload: unknown): SearchCancelAck | undefined {
     const parsed = SearchCancelEventSchema.safeParse(payload);
-    if (!parsed.success) return void socket.emit('search:error', { request_id: null, error: 'invalid_request', message: 'search:cancel needs { request_id }' });
+    if (!parsed.success) return void socket.emit('search:error', { request_id: null, ...socketRefusal(400, 'search:cancel needs { request_id }') });
     const running = this.running.get(socket.id);
     if (running?.requestId !== parsed.data.request_id) return { request_id: parsed.data.request_id, cancelled: false };
     running.controller.abort();
@@ -154,23 +154,23 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
     const ref = { search_id: typeof ids?.search_id === 'string' ? ids.search_id.slice(0, 100) : null, item_id: typeof ids?.item_id === 'string' ? ids.item_id.slice(0, 1200) : null };
     const parsed = FeedbackRateRequestSchema.safeParse(payload);
     if (!parsed.success) {
-      const message = parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; ');
-      socket.emit('feedback:error', { ...ref, error: 'invalid_request', message });
-      return { error: 'invalid_request', message };
+      const refusal = socketRefusal(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'payload'}: ${i.message}`).join('; '));
+      socket.emit('feedback:error', { ...ref, ...refusal });
+      return refusal;
     }
     const limited = await this.overLimit(socket);
     if (limited) {
-      socket.emit('feedback:error', { ...ref, error: 'rate_limited', message: limited });
-      return { error: 'rate_limited', message: limited };
+      const refusal = socketRefusal(429, limited);
+      socket.emit('feedback:error', { ...ref, ...refusal });
+      return refusal;
     }
     try {
       return await this.feedback.rate(socket.data.auth!, parsed.data);
     } catch (err) {
-      const known = err instanceof DomainError;
-      if (!known) this.logger.error({ err }, 'Socket rating failed');
-      const e = { ...ref, error: known ? err.code : 'internal_error', message: known ? err.message : 'rating failed' };
-      socket.emit('feedback:error', e);
-      return { error: e.error, message: e.message };
+      const { unexpected, ...failure } = socketProblem(err, 'rating failed');
+      if (unexpected) this.logger.error({ err }, 'Socket rating failed');
+      socket.emit('feedback:error', { ...ref, ...failure });
+      return failure;
     }
   }
 

@@ -1,8 +1,9 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Query, Req, Res } from '@nestjs/common';
 import { ApiProduces, ApiTags } from '@nestjs/swagger';
-import { SearchRequestSchema, SearchStreamQuerySchema } from '@sextant/contracts';
+import { problem, SearchRequestSchema, SearchStreamQuerySchema } from '@sextant/contracts';
 import type { Request, Response } from 'express';
-import { DomainError } from '../../common/domain-error';
+import { problemFromError, writeProblem } from '../../common/problem-details';
+import { requestIdOf } from '../../common/request-id';
 import { ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import type { AuthContext } from '../auth/auth-context';
@@ -12,10 +13,15 @@ import { CurrentAuth } from '../workspaces/current-workspace.decorator';
 
 class SearchStreamQueryDto extends zodDto(SearchStreamQuerySchema) {}
 
-/** Server-sent events for chat clients that speak plain HTTP: `partial` events, then `done`. */
+/**
+ * Server-sent events for chat clients that speak plain HTTP: `partial` events, then `done`;
+ * a failure after the stream started is an `error` event with problem details.
+ */
 @ApiTags('search')
 @Controller('v1/search')
 export class SearchStreamController {
+  private readonly logger = new Logger('SearchStream');
+
   constructor(
     private readonly search: SearchService,
     private readonly revocations: KeyRevocations,
@@ -33,8 +39,11 @@ export class SearchStreamController {
       ...(q.sources ? { sources: q.sources.split(',').map((s) => s.trim()) } : {}),
       ...(q.repos || q.langs || q.include || q.exclude ? { filters: { ...(q.repos ? { repos: q.repos } : {}), ...(q.langs ? { langs: q.langs } : {}), ...(q.include ? { include: q.include } : {}), ...(q.exclude ? { exclude: q.exclude } : {}) } } : {}),
     });
+    const requestId = requestIdOf(req, res);
     if (!parsed.success) {
-      res.status(400).json({ statusCode: 400, error: 'bad_request', message: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') });
+      // Before the stream starts: an ordinary problem+json response.
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message, code: i.code }));
+      writeProblem(res, problem(400, 'validation_failed', `Invalid request query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, requestId, { issues }));
       return;
     }
     res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
@@ -45,7 +54,7 @@ export class SearchStreamController {
       if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     const unwatch = this.revocations.watch(auth, () => {
-      send('error', { error: 'unauthenticated', message: 'The API key of this stream was revoked' });
+      send('error', problem(401, 'unauthenticated', 'The API key of this stream was revoked', requestId));
       controller.abort();
       res.end();
     });
@@ -53,7 +62,12 @@ export class SearchStreamController {
       const done = await this.search.search(auth.workspaceId, parsed.data, { principal: auth.principal, signal: controller.signal, onPartial: (p) => send('partial', p) });
       send('done', done);
     } catch (err) {
-      if (!controller.signal.aborted) send('error', { error: err instanceof DomainError ? err.code : 'internal_error', message: err instanceof DomainError ? err.message : 'search failed' });
+      // After the stream started: an `error` event carrying the same problem details.
+      if (!controller.signal.aborted) {
+        const failure = problemFromError(err, requestId);
+        if (failure.unexpected) this.logger.error({ err, requestId }, 'Streamed search failed');
+        send('error', failure.problem);
+      }
     } finally {
       unwatch();
     }
