@@ -12,3 +12,4 @@ export * from './chunking/chunk-file';
 export * from './parsing/parse-file';
 export * from './parsing/parse-pool';
 export * from './chunk-directory';
+export * from './graph';

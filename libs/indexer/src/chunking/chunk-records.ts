@@ -83,7 +83,7 @@ export function chunkFileRecords(input: ChunkFileInput, options: ChunkOptions = 
     if (file.start < 0 || src.size(file.start, file.end) === 0) drafts.splice(drafts.indexOf(file), 1);
     const imports = extractImports(lite, lang, spec.imports, src);
     file.headerLines = outline(imports, chunker.definitions);
-    const references = opts.references ? extractReferences(tree, lang, chunker.definitions, { text: input.text, lineOf: (index) => src.lineOf(index) }) : [];
+    const references = opts.references ? extractReferences(tree, lang, chunker.definitions, { text: input.text, lineOf: (index) => src.lineOf(index), byteOffset: (index) => src.byteOffset(index), lineStart: (line) => src.lineStarts[line] }) : [];
     const symbols: FileSymbols = { path: input.path, definitions: chunker.definitions, references, imports };
     const result: ChunkRecordsResult = { records: assembleChunks(drafts, input, src, imports), symbols, parse: 'ok' };
     if (hasSyntaxErrors) result.hasSyntaxErrors = true;

@@ -32,8 +32,9 @@ type RecordTuple = [
   headerLines: string[] | null,
 ];
 type DefinitionTuple = [name: string, symbol: string, kind: SymbolKind, parent: SymbolRef, startLine: number, endLine: number, startByte: number, endByte: number];
-type ReferenceTuple = [name: string, kind: ReferenceKind, line: number, from: SymbolRef];
-type ImportTuple = [source: string, names: string[], line: number];
+type ReferenceTuple = [name: string, kind: ReferenceKind, line: number, from: SymbolRef, receiver?: string | null, column?: number];
+/** `extra` carries the graph's fields (module, bindings, wildcard, reexport) when the import has any. */
+type ImportTuple = [source: string, names: string[], line: number, extra?: Pick<ImportReference, 'module' | 'bindings' | 'wildcard' | 'reexport'>];
 
 interface ChunkMessage {
   records: RecordTuple[];
@@ -70,8 +71,11 @@ export function encodeChunkMessage(result: ChunkRecordsResult): string {
       return [r.id, r.chunkType, r.name, symbolRef(r.symbol), r.signature, r.docstring, r.imports.map(sourceRef), parent, r.startLine, r.endLine, r.startByte, r.endByte, r.contentHash, r.start, r.end, r.headerLines];
     }),
     definitions: definitions.map((d): DefinitionTuple => [d.name, d.symbol, d.kind, symbolRef(d.parent), d.startLine, d.endLine, d.startByte, d.endByte]),
-    references: references.map((r): ReferenceTuple => [r.name, r.kind, r.line, symbolRef(r.from)]),
-    imports: imports.map((i): ImportTuple => [i.source, i.names, i.line]),
+    references: references.map((r): ReferenceTuple => (r.receiver === undefined && r.column === undefined ? [r.name, r.kind, r.line, symbolRef(r.from)] : [r.name, r.kind, r.line, symbolRef(r.from), r.receiver ?? null, r.column])),
+    imports: imports.map((i): ImportTuple => {
+      const { source, names, line, ...extra } = i;
+      return Object.keys(extra).length ? [source, names, line, extra] : [source, names, line];
+    }),
     parse: result.parse,
   };
   if (result.error !== undefined) message.error = result.error;
@@ -89,7 +93,7 @@ export function decodeChunkMessage(json: string, input: { workspaceId: string; r
   message.definitions.forEach((tuple, i) => {
     definitions[i].parent = symbolOf(tuple[3]);
   });
-  const imports = message.imports.map(([source, names, line]): ImportReference => ({ source, names, line }));
+  const imports = message.imports.map(([source, names, line, extra]): ImportReference => ({ source, names, line, ...extra }));
   const sources = importSources(imports);
   const records: ChunkRecord[] = [];
   for (const tuple of message.records) {
@@ -113,7 +117,12 @@ export function decodeChunkMessage(json: string, input: { workspaceId: string; r
       headerLines,
     });
   }
-  const references = message.references.map(([name, kind, line, from]): SymbolReference => ({ name, kind, line, from: symbolOf(from) }));
+  const references = message.references.map(([name, kind, line, from, receiver, column]): SymbolReference => {
+    const ref: SymbolReference = { name, kind, line, from: symbolOf(from) };
+    if (receiver !== undefined) ref.receiver = receiver;
+    if (column !== undefined && column !== null) ref.column = column;
+    return ref;
+  });
   const result: ChunkFileResult = {
     chunks: materializeChunks(records, input),
     symbols: { path: input.path, definitions, references, imports },

@@ -37,27 +37,49 @@ export function extractReferences(
   tree: Parser.Tree,
   lang: ParsedLanguage,
   definitions: SymbolDefinition[],
-  source: { text: string; lineOf: (index: number) => number },
+  source: { text: string; lineOf: (index: number) => number; byteOffset?: (index: number) => number; lineStart?: (line: number) => number },
 ): SymbolReference[] {
   const native = nativeBinding();
   const callees = native ? nativeCallees(native, tree, lang) : wrapperCallees(tree.rootNode, lang);
-  const byStartDesc = [...definitions].sort((a, b) => b.startLine - a.startLine || a.endLine - b.endLine);
   const text = source.text;
   const out: SymbolReference[] = [];
   for (const { kind, start, end } of callees) {
-    const name = end - start > 200 ? undefined : CALLEE_NAME.exec(text.slice(start, end))?.[1];
+    const match = end - start > 200 ? null : CALLEE_NAME.exec(text.slice(start, end));
+    const name = match?.[1];
     if (!name) continue;
-    const line = source.lineOf(start);
+    const nameStart = start + match!.index;
+    const line = source.lineOf(nameStart);
+    const byte = source.byteOffset ? source.byteOffset(nameStart) : undefined;
+    // The innermost definition around the call: the smallest containing span (by bytes when known).
     let from: string | null = null;
-    for (const def of byStartDesc) {
-      if (def.startLine <= line && def.endLine >= line) {
+    let best = Infinity;
+    for (const def of definitions) {
+      const contains = byte !== undefined ? def.startByte <= byte && def.endByte > byte : def.startLine <= line && def.endLine >= line;
+      const span = byte !== undefined ? def.endByte - def.startByte : def.endLine - def.startLine;
+      if (contains && span < best) {
+        best = span;
         from = def.symbol;
-        break;
       }
     }
-    out.push({ name, kind, line, from });
+    out.push({ name, kind, line, from, receiver: receiverBefore(text, nameStart), column: nameStart - (source.lineStart ? source.lineStart(line) : text.lastIndexOf('\n', nameStart - 1) + 1) });
   }
   return out;
+}
+
+const RECEIVER_CHAIN = /((?:[A-Za-z_$][\w$]*|\)|\])(?:\s*(?:\?\.|\.|::)\s*[A-Za-z_$][\w$]*)*)\s*(?:\?\.|\.|::|->)\s*$/;
+
+/**
+ * What a called name hangs off, read backwards from the name: `self` for `self.save`, `os.path`
+ * for `os.path.join`, `Foo` for `Foo::new`, `()` when the chain starts with a call or index
+ * (`a().b()`: the receiver's type is unknown). `null` for a bare name.
+ */
+export function receiverBefore(text: string, nameStart: number): string | null {
+  const window = text.slice(Math.max(0, nameStart - 120), nameStart);
+  const match = RECEIVER_CHAIN.exec(window);
+  if (!match) return null;
+  const chain = match[1].replace(/\s+/g, '').replace(/\?\./g, '.');
+  if (chain.startsWith(')') || chain.startsWith(']')) return '()';
+  return chain;
 }
 
 function typesFor(lang: ParsedLanguage): string[] {

@@ -33,6 +33,19 @@ export interface SymbolReference {
   line: number;
   /** Qualified symbol of the innermost definition containing the reference, `null` at top level. */
   from: string | null;
+  /**
+   * What the name was called on, as written: `self` in `self.save()`, `os.path` in `os.path.join()`,
+   * `Foo` in `Foo::new()`; `null` for a bare call, `()` when it is the result of an expression.
+   */
+  receiver?: string | null;
+  /** 0-based column (UTF-16) of the called name on `line`. */
+  column?: number;
+}
+
+/** One local name an import binds. `imported` is `*` when the local name is the module itself (`import * as m`, `import os.path as op`, a Go package). */
+export interface ImportBinding {
+  imported: string;
+  local: string;
 }
 
 export interface ImportReference {
@@ -41,6 +54,14 @@ export interface ImportReference {
   /** Local names bound by the import. */
   names: string[];
   line: number;
+  /** Module part of `source` when it differs (Java `import a.b.C.m` → `a.b.C`, Rust `use a::b::{c, d}` → `a::b`). */
+  module?: string;
+  /** Which imported name each local name stands for. */
+  bindings?: ImportBinding[];
+  /** Every exported name of the module is visible (`from m import *`, `export * from`, Java `a.b.*`, Go dot import). */
+  wildcard?: boolean;
+  /** The file passes the names on (`export { a } from './a'`, Rust `pub use`). */
+  reexport?: boolean;
 }
 
 /** Everything a graph search needs from one file. */

@@ -1,0 +1,3 @@
+export * from './code-graph';
+export * from './module-index';
+export * from './graph-expansion';
