@@ -10,3 +10,5 @@ export * from './path-glob';
 export * from './files';
 export * from './problem';
 export * from './pagination';
+export * from './rerank';
+export * from './external-sources';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ExternalResultSchema } from './external-sources';
+import { RerankVerdictSchema } from './rerank';
 import { PathGlobListSchema } from './path-glob';
 
 import { MAX_QUERY_CHARS } from './search';
@@ -8,7 +10,7 @@ import { MAX_QUERY_CHARS } from './search';
  * (dual task/file search) and 001 (keyword modes, `refresh_index`).
  *
  * @example
- * const args = McpSearchInputSchema.parse({ query: 'where are sessions refreshed' }); // top_k 12, rerank true
+ * const args = McpSearchInputSchema.parse({ query: 'where are sessions refreshed' }); // top_k 12
  * const out: McpSearchOutput = McpSearchOutputSchema.parse(result.structuredContent);
  */
 
@@ -42,7 +44,7 @@ export const McpSearchInputSchema = z
   .object({
     query: Query.describe('natural language ("how do we refresh sessions") or identifiers ("SessionStore.refresh")'),
     top_k: TopK(12).describe('how many chunks to return (1-50)'),
-    rerank: z.boolean().default(true).describe('exact float rescoring of the dense candidates (slightly slower, more precise)'),
+    rerank: z.boolean().optional().describe('true: score every result 0-4 (3.5+ excellent, 2.5+ good, 1.5+ fair, else poor) and order by it; results under the threshold are dropped or flagged'),
     filters: McpSearchFiltersSchema.optional(),
   })
   .strict();
@@ -74,6 +76,8 @@ export const McpSearchResultSchema = z.object({
       })
       .loose(),
   }),
+  /** The reranker's 0–4 score and band (with `rerank: true`). */
+  rerank: RerankVerdictSchema.optional(),
 });
 export type McpSearchResult = z.infer<typeof McpSearchResultSchema>;
 
@@ -85,6 +89,8 @@ export const McpSearchOutputSchema = z.object({
   match: z.enum(['strong', 'weak', 'none']).optional(),
   /** Degradations: sources that failed or timed out, keyword fallbacks. */
   limits: z.array(z.string()),
+  /** Results of the workspace's external MCP sources (not files of an indexed repository): title, URL, text, server. */
+  external: z.array(ExternalResultSchema).optional(),
 });
 export type McpSearchOutput = z.infer<typeof McpSearchOutputSchema>;
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { PathGlobListSchema } from './path-glob';
+import { ExternalResultSchema } from './external-sources';
+import { RerankModeSchema, RerankVerdictSchema } from './rerank';
 
 /** The retrieval sources a search fans out to. */
 export const SEARCH_SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
@@ -47,7 +49,10 @@ export const SearchRequestSchema = z
     filters: SearchFiltersSchema.optional(),
     granularity: z.enum(['file', 'chunk']).default('file'),
     keyword_mode: KeywordModeSchema.optional().describe('default: and, falling back to or when and finds nothing'),
-    rerank: z.boolean().default(true).describe('exact float rescoring of dense candidates'),
+    rerank: z.boolean().optional().describe('true: rerank the results on the 0–4 scale (seed 002 bands) after exact float rescoring; false: neither; unset: exact rescoring only'),
+    rerank_threshold: z.number().min(0).max(4).optional().describe('reranker threshold (default RERANK_THRESHOLD, 2.5)'),
+    rerank_mode: RerankModeSchema.optional().describe('drop or flag results under the threshold (default RERANK_MODE, flag)'),
+    external: z.boolean().optional().describe('query the workspace\'s external MCP sources (default true)'),
     timeout_ms: z.number().int().min(50).max(30000).optional().describe('per-source timeout'),
   })
   .strict();
@@ -109,6 +114,8 @@ export const SearchResultSchema = z.object({
       })
       .optional(),
   }),
+  /** The reranker's 0–4 score and band, when the search asked for `rerank: true`. */
+  rerank: RerankVerdictSchema.optional(),
 });
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 
@@ -150,6 +157,8 @@ export const SearchResponseSchema = z.object({
    */
   match: z.enum(['strong', 'weak', 'none']),
   results: z.array(SearchResultSchema),
+  /** Results of external MCP sources that are not files of an indexed repository, merged by priority. */
+  external: z.array(ExternalResultSchema).optional(),
   /** Degradations: sources that failed or timed out, keyword fallbacks, filters that emptied a source. */
   limits: z.array(z.string()),
   timings_ms: z.record(z.string(), z.number()),
@@ -161,6 +170,7 @@ export type SearchResponse = z.infer<typeof SearchResponseSchema>;
 export const SearchPartialSchema = z.object({
   source: z.string(),
   results: z.array(SearchResultSchema),
+  external: z.array(ExternalResultSchema).optional(),
   sources_done: z.array(z.string()),
   sources_pending: z.array(z.string()),
   limits: z.array(z.string()),

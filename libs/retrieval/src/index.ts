@@ -7,3 +7,4 @@ export * from './weights';
 export * from './learning';
 export * from './query';
 export * from './learning-to-rank';
+export * from './rerank';

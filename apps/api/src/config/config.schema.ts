@@ -63,6 +63,22 @@ export const envSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must look like 256kb or 1mb')
     .default('256kb'),
+  /** Reranker (`rerank: true` searches): an HTTP rerank endpoint, else the local scorer that needs no model. */
+  RERANK_URL: optionalUrl(['http', 'https']),
+  RERANK_MODEL: z.string().trim().min(1).optional(),
+  RERANK_API_KEY: z.string().optional(),
+  /** `tei`: POST {query, texts} -> [{index, score}]; `cohere`: Cohere/Jina/OpenAI-compatible POST {model, query, documents, top_n} -> {results}. */
+  RERANK_STYLE: z.enum(['tei', 'cohere']).default('tei'),
+  RERANK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120000).default(5000),
+  RERANK_THRESHOLD: z.coerce.number().min(0).max(4).default(2.5),
+  RERANK_MODE: z.enum(['drop', 'flag']).default('flag'),
+  /** External MCP sources: merged results cap, duplicate cosine threshold, and whether a failing source only degrades the search. */
+  SEXTANT_MCP_MAX_MERGED_RESULTS: z.coerce.number().int().min(1).max(200).default(15),
+  SEXTANT_MCP_DEDUP: boolish,
+  SEXTANT_MCP_DEDUP_THRESHOLD: z.coerce.number().min(0).max(1).default(0.95),
+  SEXTANT_MCP_FALLBACK: boolish,
+  /** Bytes of file contents fetched through `get_file_contents` per search and source. */
+  SEXTANT_MCP_HYDRATE_BYTES: z.coerce.number().int().min(0).max(10_000_000).default(200_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -84,6 +100,10 @@ export interface AppConfig {
   log: { level: string; toStderr: boolean };
   /** Search ranking: the structural-prior table applied to every fused result. */
   ranking: { priors: PriorsConfig };
+  /** The reranker used by `rerank: true` searches (HTTP when `url` is set, else local). */
+  rerank: { url?: string; model?: string; apiKey?: string; style: 'tei' | 'cohere'; timeoutMs: number; threshold: number; mode: 'drop' | 'flag' };
+  /** External MCP sources fused into search (seed 002's merge settings). */
+  externalSources: { maxMergedResults: number; dedup: boolean; dedupThreshold: number; fallback: boolean; hydrateBytes: number };
 }
 
 /** Raised when the environment is invalid; the message names every bad variable. */
@@ -173,6 +193,14 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     rateLimit: { limit: e.SEXTANT_RATE_LIMIT, windowS: e.SEXTANT_RATE_WINDOW_S },
     log: { level: e.LOG_LEVEL, toStderr: false },
     ranking: { priors },
+    rerank: { url: e.RERANK_URL, model: e.RERANK_MODEL, apiKey: e.RERANK_API_KEY, style: e.RERANK_STYLE, timeoutMs: e.RERANK_TIMEOUT_MS, threshold: e.RERANK_THRESHOLD, mode: e.RERANK_MODE },
+    externalSources: {
+      maxMergedResults: e.SEXTANT_MCP_MAX_MERGED_RESULTS,
+      dedup: e.SEXTANT_MCP_DEDUP ?? true,
+      dedupThreshold: e.SEXTANT_MCP_DEDUP_THRESHOLD,
+      fallback: e.SEXTANT_MCP_FALLBACK ?? true,
+      hydrateBytes: e.SEXTANT_MCP_HYDRATE_BYTES,
+    },
   };
 }
 

@@ -2,6 +2,7 @@ import type { SearchResult } from '@sextant/contracts';
 import { forwardRef, memo } from 'react';
 import type { Rating } from '../api/feedback';
 import { CodeBlock } from './code-block';
+import { RerankBadge } from './rerank-badge';
 import { ThumbDown, ThumbUp } from './icons';
 import { ScoreBreakdown, SourceBadges } from './source-badges';
 
@@ -105,6 +106,7 @@ export const ResultCard = memo(
             {ratingNote}
           </span>
           <span className="result-score">{result.score.toFixed(3)}</span>
+          {result.rerank ? <RerankBadge verdict={result.rerank} /> : null}
         </footer>
       </article>
     );

@@ -17,7 +17,8 @@ export function formatSearchTable(res: SearchResponse): string {
   for (const r of res.results) {
     const where = r.chunk ? `${r.path}:${r.chunk.start_line + 1}-${r.chunk.end_line + 1}` : r.path;
     const sources = r.explain.sources.map((s) => `${SOURCE_ABBREV[s.source] ?? s.source}#${s.rank}`).join(' ');
-    lines.push(`${String(r.rank).padStart(3)}. ${r.score.toFixed(4)}  ${r.repo_name ? `${r.repo_name}/` : ''}${where}`);
+    const band = r.rerank ? `  [${r.rerank.band} ${r.rerank.score.toFixed(1)}/4${r.rerank.below_threshold ? ', below threshold' : ''}]` : '';
+    lines.push(`${String(r.rank).padStart(3)}. ${r.score.toFixed(4)}  ${r.repo_name ? `${r.repo_name}/` : ''}${where}${band}`);
     lines.push(`      sources: ${sources}${r.chunk?.symbol ? `   symbol: ${r.chunk.symbol}` : ''}`);
     if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
   }
@@ -36,12 +37,15 @@ export function registerSearch(program: Command): void {
     .option('-s, --strategy <name>', 'fusion strategy: weighted | rrf | cascade | vote | concat', 'weighted')
     .option('--sources <list>', 'comma-separated sources (file.dense,file.keyword,file.symbol,task.dense,task.keyword)')
     .option('--chunks', 'return chunks instead of files')
+    .option('--rerank', 'score results 0-4 with the reranker (RERANK_URL, else local) and show their band')
+    .option('--rerank-threshold <n>', 'drop or flag results under this score (default RERANK_THRESHOLD, 2.5)')
+    .option('--rerank-mode <mode>', 'drop | flag results under the threshold (default RERANK_MODE)')
     .option('--lang <list>', 'comma-separated languages')
     .option('--include <glob...>', 'only paths matching these globs')
     .option('--exclude <glob...>', 'skip paths matching these globs')
     .option('--workspace <slug>', 'workspace', 'default')
     .option('--json', 'print the full response as JSON')
-    .action(async (queryArg: string | undefined, opts: { topK: string; strategy: string; queryFile?: string; sources?: string; chunks?: boolean; lang?: string; include?: string[]; exclude?: string[]; workspace: string; json?: boolean }) => {
+    .action(async (queryArg: string | undefined, opts: { topK: string; strategy: string; queryFile?: string; sources?: string; chunks?: boolean; rerank?: boolean; rerankThreshold?: string; rerankMode?: string; lang?: string; include?: string[]; exclude?: string[]; workspace: string; json?: boolean }) => {
       if (queryArg !== undefined && opts.queryFile) fail('give the query as an argument or with --query-file, not both', ExitCode.BadInput);
       let query = queryArg;
       if (opts.queryFile) {
@@ -58,6 +62,9 @@ export function registerSearch(program: Command): void {
         strategy: opts.strategy,
         ...(opts.sources ? { sources: opts.sources.split(',').map((s) => s.trim()) } : {}),
         granularity: opts.chunks ? 'chunk' : 'file',
+        ...(opts.rerank ? { rerank: true } : {}),
+        ...(opts.rerankThreshold !== undefined ? { rerank_threshold: Number(opts.rerankThreshold) } : {}),
+        ...(opts.rerankMode !== undefined ? { rerank_mode: opts.rerankMode } : {}),
         ...(opts.lang || opts.include || opts.exclude ? { filters: { ...(opts.lang ? { langs: opts.lang.split(',') } : {}), ...(opts.include ? { include: opts.include } : {}), ...(opts.exclude ? { exclude: opts.exclude } : {}) } } : {}),
       });
       if (!parsed.success) fail(parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; '), ExitCode.BadInput);

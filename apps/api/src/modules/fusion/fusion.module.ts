@@ -13,12 +13,14 @@ import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
 import { SearchLogService } from './search-log.service';
 import { SearchController } from './search.controller';
 import { SearchService } from './search.service';
+import { rerankerProvider } from './reranker.provider';
+import { SearchRerankService } from './search-rerank.service';
 import { STRUCTURAL_PRIORS, structuralPriorsProvider } from './structural-priors.provider';
 
 @Module({
   imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity, RankerModelEntity]), FileSearchModule, TaskHistoryModule, IndexingModule],
   controllers: [SearchController, RankerController],
-  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService],
+  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService, rerankerProvider, SearchRerankService],
   exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS, LearnedRankerService, RankerTrainingService],
 })
 export class FusionModule {}

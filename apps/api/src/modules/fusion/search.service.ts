@@ -32,6 +32,7 @@ import { LearnedRankerService, type ActiveRanker } from './learned-ranker.servic
 import { MentionIndexCache } from './mentioned-files.cache';
 import { SearchCache } from './search-cache';
 import { SearchLogService } from './search-log.service';
+import { SearchRerankService } from './search-rerank.service';
 import { STRUCTURAL_PRIORS } from './structural-priors.provider';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
@@ -144,6 +145,7 @@ export class SearchService {
     @Inject(STRUCTURAL_PRIORS) readonly priors: StructuralPriors,
     private readonly ranker: LearnedRankerService,
     metrics: MetricsService,
+    private readonly reranking: SearchRerankService,
   ) {
     this.searchDuration = metrics.histogram('search_duration_seconds', 'Search latency by strategy and whether the result cache answered', ['strategy', 'cached'], LATENCY_BUCKETS);
     this.sourceDuration = metrics.histogram('search_source_duration_seconds', 'Latency of each search source by outcome (ok, failed, timeout)', ['source', 'outcome'], LATENCY_BUCKETS);
@@ -244,6 +246,11 @@ export class SearchService {
     let results = this.buildResults(topFiles, outcomes, repoNames, evidence, request);
     if (request.granularity === 'chunk') results = toChunkResults(results, request.top_k);
     timings.hydrate = round(performance.now() - hydrateStarted);
+    if (request.rerank === true) {
+      const rerankStarted = performance.now();
+      ({ results } = await this.reranking.rerank(request, results, [], limits, options.signal));
+      timings.rerank = round(performance.now() - rerankStarted);
+    }
     timings.total = round(performance.now() - started);
 
     const rankings = this.rankingsOf([...outcomes.values()]);
@@ -313,7 +320,7 @@ export class SearchService {
   ): Promise<{ result: RetrieverResult; relatedTasks?: Map<string, RelatedTask[]> }> {
     switch (source) {
       case 'file.dense':
-        return { result: await this.fileSearch.dense(await vectorPromise!, filter, { rescore: request.rerank }) };
+        return { result: await this.fileSearch.dense(await vectorPromise!, filter, { rescore: request.rerank !== false }) };
       case 'file.keyword':
         return { result: await this.fileSearch.keyword(plan.keywordQuery, filter, plan.keywordMode) };
       case 'file.symbol':

@@ -78,6 +78,7 @@ export function toMcpResult(r: SearchResult): McpSearchResult {
         ast: c.chunk_type !== 'window',
       },
     },
+    ...(r.rerank ? { rerank: r.rerank } : {}),
   };
 }
 
@@ -89,7 +90,8 @@ function renderSearch(out: McpSearchOutput, searchId: string): string {
   if (out.match === 'weak') lines.splice(1, 0, 'Weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings. Rephrase with identifiers or file names if they look unrelated.');
   out.results.forEach((r, i) => {
     const tasks = r.metadata.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title}"`);
-    lines.push(`${i + 1}. ${r.title}  [${r.metadata.lang ?? 'text'}, score ${r.score.toFixed(4)}, via ${r.source}]`);
+    const band = r.rerank ? `, ${r.rerank.band} ${r.rerank.score.toFixed(1)}/4${r.rerank.below_threshold ? ' (below threshold)' : ''}` : '';
+    lines.push(`${i + 1}. ${r.title}  [${r.metadata.lang ?? 'text'}, score ${r.score.toFixed(4)}, via ${r.source}${band}]`);
     lines.push(`   id: ${r.id}   ${r.url}`);
     if (r.metadata.symbols.length) lines.push(`   symbol: ${r.metadata.symbols.join(', ')}`);
     if (tasks.length) lines.push(`   past work: ${tasks.join('; ')}`);
