@@ -8,9 +8,11 @@ import { KeyPrompt } from './components/key-prompt';
 import { ActivityFeed, displayPrincipal, Presence } from './components/presence';
 import { PAGES, useHashRoute } from './lib/hash-route';
 import { useTheme } from './lib/theme';
+import { FilePage } from './pages/file-page';
 import { InsightsPage } from './pages/insights-page';
 import { RepositoriesPage } from './pages/repositories-page';
 import { SearchPage } from './pages/search-page';
+import { SettingsPage } from './pages/settings-page';
 import { TasksPage } from './pages/tasks-page';
 import { RealtimeProvider } from './realtime/realtime-provider';
 
@@ -92,7 +94,7 @@ function Shell({ me, apiKey }: { me: Me; apiKey: string | null }) {
         <Presence me={me.principal} />
         <div className="topbar-end">
           <span className="identity small" title={`${me.principal} in workspace ${me.workspace.slug}`}>
-            {displayPrincipal(me.principal)} · {me.role}
+            {me.principal_name ?? displayPrincipal(me.principal)} · {me.role}
             {me.local_mode ? ' · local mode' : ''}
           </span>
           <button type="button" className="ghost" onClick={cycleTheme} aria-label={`theme: ${theme} (change)`} title="Theme: system → light → dark">
@@ -107,10 +109,12 @@ function Shell({ me, apiKey }: { me: Me; apiKey: string | null }) {
       </header>
       <div className="layout">
         <main id="main" tabIndex={-1}>
-          {route.page === 'search' && <SearchPage />}
-          {route.page === 'repos' && <RepositoriesPage />}
-          {route.page === 'tasks' && <TasksPage focusTaskId={route.params.get('id')} />}
+          {route.page === 'search' && <SearchPage params={route.params} />}
+          {route.page === 'file' && <FilePage params={route.params} />}
+          {route.page === 'repos' && <RepositoriesPage role={me.role} />}
+          {route.page === 'tasks' && <TasksPage focusTaskId={route.params.get('id')} canImport={me.role !== 'reader'} />}
           {route.page === 'insights' && <InsightsPage />}
+          {route.page === 'settings' && <SettingsPage me={me} />}
         </main>
         <ActivityFeed />
       </div>

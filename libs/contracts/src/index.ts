@@ -12,3 +12,4 @@ export * from './problem';
 export * from './pagination';
 export * from './rerank';
 export * from './external-sources';
+export * from './api-keys';

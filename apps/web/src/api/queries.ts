@@ -19,6 +19,8 @@ export interface Me {
   workspace: { id: string; slug: string; name: string };
   role: 'reader' | 'member' | 'admin';
   principal: string;
+  /** The API key's name, when signed in with a key. */
+  principal_name?: string | null;
   local_mode: boolean;
 }
 
@@ -73,6 +75,14 @@ export function useCancelJob() {
   return useMutation({
     mutationFn: (jobId: string) => api<IndexJob>(`/v1/jobs/${jobId}/cancel`, { method: 'POST' }),
     onSuccess: (job) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, job)),
+  });
+}
+
+export function useSetWatch() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ repoId, watch }: { repoId: string; watch: boolean }) => api<Repository>(`/v1/repos/${repoId}`, { method: 'PATCH', body: { watch } }),
+    onSuccess: (repo) => qc.setQueryData<Repository[]>(queryKeys.repos, (list) => list?.map((r) => (r.id === repo.id ? repo : r))),
   });
 }
 

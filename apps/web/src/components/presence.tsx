@@ -15,11 +15,11 @@ export function Presence({ me }: { me: string }) {
       </span>
       <ul className="people">
         {presence.map((m) => (
-          <li key={m.principal} className={m.principal === me ? 'person me' : 'person'} title={`${m.principal}${m.principal === me ? ' (you)' : ''} · ${m.connections} tab${m.connections === 1 ? '' : 's'}`}>
+          <li key={m.principal} className={m.principal === me ? 'person me' : 'person'} title={`${m.name ?? displayPrincipal(m.principal)}${m.principal === me ? ' (you)' : ''} · ${m.connections} tab${m.connections === 1 ? '' : 's'}`}>
             <span className="avatar" aria-hidden="true">
-              {initials(m.principal)}
+              {initials(m.name ?? m.principal)}
             </span>
-            <span className="person-name">{displayPrincipal(m.principal)}</span>
+            <span className="person-name">{m.name ?? displayPrincipal(m.principal)}</span>
             {m.connections > 1 && <span className="muted small">×{m.connections}</span>}
           </li>
         ))}

@@ -1,6 +1,7 @@
 import type { SearchResult } from '@sextant/contracts';
 import { forwardRef, memo } from 'react';
 import type { Rating } from '../api/feedback';
+import { fileViewHash } from '../pages/file-page';
 import { CodeBlock } from './code-block';
 import { RerankBadge } from './rerank-badge';
 import { ThumbDown, ThumbUp } from './icons';
@@ -24,6 +25,10 @@ interface Props {
   /** Ratings need the search id, which arrives with `search:done`. */
   canRate: boolean;
   onRate: (rating: Rating) => void;
+  /** The search matched only by embedding similarity: scores are relative and say nothing about relevance. */
+  weak?: boolean;
+  /** The query, carried into the file view's link. */
+  query?: string;
 }
 
 const RELATED_SHOWN = 2;
@@ -34,11 +39,14 @@ const RELATED_SHOWN = 2;
  * and 👍/👎. Focusable; the list moves focus with the arrow keys and rates with +/-.
  */
 export const ResultCard = memo(
-  forwardRef<HTMLElement, Props>(function ResultCard({ result, rating, ratingStatus, canRate, onRate }, ref) {
+  forwardRef<HTMLElement, Props>(function ResultCard({ result, rating, ratingStatus, canRate, onRate, weak = false, query }, ref) {
     const chunk = result.chunk ?? result.evidence[0] ?? null;
     // The API's lines are 0-based; people count from 1.
     const lines = chunk ? `L${chunk.start_line + 1}–${chunk.end_line + 1}` : '';
     const related = result.explain.related_tasks;
+    // Every chunk that matched, as 1-based line ranges, so the file view marks them all.
+    const hits = (result.evidence.length ? result.evidence : chunk ? [chunk] : []).map((c) => ({ start: c.start_line + 1, end: c.end_line + 1 })).sort((a, b) => a.start - b.start);
+    const fileLink = fileViewHash(result.repo_id, result.path, hits, query);
     const ratingNote =
       ratingStatus.state === 'saving'
         ? 'saving…'
@@ -53,10 +61,10 @@ export const ResultCard = memo(
       <article ref={ref} className="result" tabIndex={0} aria-label={`Result ${result.rank}: ${result.path}`} data-result-id={result.id} data-path={result.path}>
         <header className="result-head">
           <span className="result-rank">{result.rank}</span>
-          <span className="result-path" title={result.path}>
+          <a className="result-path" title={`Open ${result.path}`} href={fileLink} tabIndex={-1}>
             {result.repo_name && <span className="result-repo">{result.repo_name}/</span>}
             {result.path}
-          </span>
+          </a>
           {lines && <span className="result-lines">{lines}</span>}
           {result.lang && <span className="result-lang">{result.lang}</span>}
           {chunk?.symbol && (
@@ -67,7 +75,7 @@ export const ResultCard = memo(
         </header>
         <div className="result-explain">
           <SourceBadges sources={result.explain.sources} />
-          <ScoreBreakdown result={result} />
+          <ScoreBreakdown result={result} weak={weak} />
         </div>
         <ul className="result-reasons" aria-label="why it matched">
           {result.explain.hit_reasons.map((r, i) => (
@@ -105,7 +113,13 @@ export const ResultCard = memo(
           <span className={`rate-note ${ratingStatus.state === 'error' ? 'text-error' : 'muted'}`} role="status">
             {ratingNote}
           </span>
-          <span className="result-score">{result.score.toFixed(3)}</span>
+          {weak ? (
+            <span className="result-score weak" title={`relative score ${result.score.toFixed(3)}: only the nearest embeddings, nothing matched the words`}>
+              weak match
+            </span>
+          ) : (
+            <span className="result-score">{result.score.toFixed(3)}</span>
+          )}
           {result.rerank ? <RerankBadge verdict={result.rerank} /> : null}
         </footer>
       </article>

@@ -25,7 +25,7 @@ export function SourceBadges({ sources }: { sources: SearchResult['explain']['so
 }
 
 /** The score breakdown as a stacked bar (each source's share) plus the prior. */
-export function ScoreBreakdown({ result }: { result: SearchResult }) {
+export function ScoreBreakdown({ result, weak = false }: { result: SearchResult; weak?: boolean }) {
   const { sources, prior, score_before_prior } = result.explain;
   const total = sources.reduce((a, s) => a + Math.max(0, s.share), 0) || 1;
   return (
@@ -35,9 +35,15 @@ export function ScoreBreakdown({ result }: { result: SearchResult }) {
           <span key={s.source} className={`breakdown-seg ${sourceClass(s.source)}`} style={{ width: `${(Math.max(0, s.share) / total) * 100}%` }} />
         ))}
       </div>
-      <span className="breakdown-text">
-        score {result.score.toFixed(3)} = {score_before_prior.toFixed(3)} × prior {prior.toFixed(2)}
-      </span>
+      {weak ? (
+        <span className="breakdown-text" title={`score ${result.score.toFixed(3)} = ${score_before_prior.toFixed(3)} × prior ${prior.toFixed(2)}, relative to the other results only`}>
+          weak match: nearest by meaning, no word matched
+        </span>
+      ) : (
+        <span className="breakdown-text">
+          score {result.score.toFixed(3)} = {score_before_prior.toFixed(3)} × prior {prior.toFixed(2)}
+        </span>
+      )}
     </div>
   );
 }

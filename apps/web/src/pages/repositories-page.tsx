@@ -1,10 +1,15 @@
 import type { IndexJob, Repository } from '@sextant/contracts';
 import { useState, type FormEvent } from 'react';
 import { errorText } from '../api/client';
-import { useCancelJob, useJobs, useRegisterRepository, useRepositories, useRepositoryDetail, useStartIndex } from '../api/queries';
+import { useCancelJob, useJobs, useRegisterRepository, useRemoveRepository, useRepositories, useRepositoryDetail, useSetWatch, useStartIndex, type Me } from '../api/queries';
 import { isFinished, ProgressBar } from '../components/progress-bar';
 
-export function RepositoriesPage() {
+type Role = Me['role'];
+/** What each role may do here (the API enforces the same: reader reads, member indexes, admin manages). */
+const can = (role: Role) => ({ index: role !== 'reader', manage: role === 'admin' });
+
+export function RepositoriesPage({ role }: { role: Role }) {
+  const allowed = can(role);
   const repos = useRepositories();
   const jobs = useJobs();
   const latestJob = (repoId: string): IndexJob | undefined =>
@@ -13,14 +18,14 @@ export function RepositoriesPage() {
   return (
     <section className="page" aria-labelledby="repos-title">
       <h1 id="repos-title">Repositories</h1>
-      <AddRepositoryForm />
+      {allowed.manage ? <AddRepositoryForm /> : <p className="muted small role-note">You are signed in as {role}: {allowed.index ? 'you can re-index repositories; adding, removing and watching them is for admins.' : 'you can browse repositories and their progress; changing them is for members and admins.'}</p>}
       {repos.isPending && <p className="muted">Loading repositories…</p>}
       {repos.error && <p className="text-error">{errorText(repos.error)}</p>}
-      {repos.data?.length === 0 && <p className="empty">No repository yet. Add a local path (under the server's allowed roots) or a git URL above.</p>}
+      {repos.data?.length === 0 && <p className="empty">{allowed.manage ? "No repository yet. Add a local path (under the server's allowed roots) or a git URL above." : 'No repository yet. An admin can add one.'}</p>}
       <ul className="repo-list">
         {repos.data?.map((r) => (
           <li key={r.id}>
-            <RepositoryCard repo={r} job={latestJob(r.id)} />
+            <RepositoryCard repo={r} job={latestJob(r.id)} role={role} />
           </li>
         ))}
       </ul>
@@ -84,9 +89,13 @@ function AddRepositoryForm() {
   );
 }
 
-function RepositoryCard({ repo, job }: { repo: Repository; job: IndexJob | undefined }) {
+function RepositoryCard({ repo, job, role }: { repo: Repository; job: IndexJob | undefined; role: Role }) {
+  const allowed = can(role);
   const start = useStartIndex();
   const cancel = useCancelJob();
+  const setWatch = useSetWatch();
+  const remove = useRemoveRepository();
+  const [confirmRemove, setConfirmRemove] = useState(false);
   const [open, setOpen] = useState(false);
   const running = job && !isFinished(job);
   return (
@@ -99,25 +108,55 @@ function RepositoryCard({ repo, job }: { repo: Repository; job: IndexJob | undef
           </span>
         </div>
         <div className="repo-actions">
-          {repo.watch && <span className="pill">watching</span>}
-          <button type="button" onClick={() => start.mutate({ repoId: repo.id, kind: 'incremental' })} disabled={Boolean(running) || start.isPending}>
-            Re-index
-          </button>
-          <button type="button" onClick={() => start.mutate({ repoId: repo.id, kind: 'full' })} disabled={Boolean(running) || start.isPending}>
-            Full re-index
-          </button>
-          {running && (
-            <button type="button" onClick={() => cancel.mutate(job.id)} disabled={cancel.isPending}>
-              Cancel
-            </button>
+          {allowed.manage ? (
+            <label className="check watch-toggle" title="Re-index changed files as they are saved">
+              <input type="checkbox" checked={repo.watch} disabled={setWatch.isPending} onChange={(e) => setWatch.mutate({ repoId: repo.id, watch: e.target.checked })} /> watch
+            </label>
+          ) : (
+            repo.watch && <span className="pill">watching</span>
           )}
+          {allowed.index && (
+            <>
+              <button type="button" onClick={() => start.mutate({ repoId: repo.id, kind: 'incremental' })} disabled={Boolean(running) || start.isPending}>
+                Re-index
+              </button>
+              <button type="button" onClick={() => start.mutate({ repoId: repo.id, kind: 'full' })} disabled={Boolean(running) || start.isPending}>
+                Full re-index
+              </button>
+              {running && (
+                <button type="button" onClick={() => cancel.mutate(job.id)} disabled={cancel.isPending}>
+                  Cancel
+                </button>
+              )}
+            </>
+          )}
+          {allowed.manage &&
+            (confirmRemove ? (
+              <span className="confirm" role="group" aria-label={`remove ${repo.name}?`}>
+                <button type="button" className="danger" onClick={() => remove.mutate(repo.id)} disabled={remove.isPending}>
+                  {remove.isPending ? 'Removing…' : `Remove ${repo.name}`}
+                </button>
+                <button type="button" onClick={() => setConfirmRemove(false)} disabled={remove.isPending}>
+                  Keep
+                </button>
+              </span>
+            ) : (
+              <button type="button" className="ghost danger-text" onClick={() => setConfirmRemove(true)}>
+                Remove…
+              </button>
+            ))}
         </div>
       </header>
       <p className="muted small">
         {repo.last_indexed_at ? `Last indexed ${new Date(repo.last_indexed_at).toLocaleString()}` : 'Not indexed yet'}
         {repo.last_indexed_commit ? ` at ${repo.last_indexed_commit.slice(0, 10)}` : ''}
       </p>
-      {(start.error || cancel.error) && <p className="text-error">{errorText(start.error ?? cancel.error)}</p>}
+      {confirmRemove && !remove.isPending && <p className="muted small">Removing deletes its files, chunks and jobs from the index{repo.git_url ? ' and its clone' : ''}; the directory itself is not touched.</p>}
+      {(start.error || cancel.error || setWatch.error || remove.error) && (
+        <p className="text-error" role="alert">
+          {errorText(start.error ?? cancel.error ?? setWatch.error ?? remove.error)}
+        </p>
+      )}
       {job ? <ProgressBar job={job} label={`Indexing ${repo.name}`} /> : <div className="progress progress-placeholder muted">No index job yet.</div>}
       {job && job.errors.length > 0 && (
         <details className="job-errors">

@@ -1,11 +1,12 @@
 import type { SearchResult } from '@sextant/contracts';
-import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorText } from '../api/client';
 import { rateResult, useMyRatings, useRecordRatingInCache, type Rating } from '../api/feedback';
 import { useRepositories } from '../api/queries';
 import { ResultCard, ResultPlaceholder, type RatingStatus } from '../components/result-card';
 import { sourceLabel } from '../components/source-badges';
 import { useStreamedSearch, type SearchOptions } from '../realtime/use-streamed-search';
+import { hashFor } from '../lib/hash-route';
 
 const STRATEGIES = ['weighted', 'rrf', 'cascade', 'vote', 'concat'] as const;
 const SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
@@ -15,18 +16,69 @@ const splitList = (s: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-export function SearchPage() {
-  const { state, run, cancel } = useStreamedSearch();
+/** Everything the search form holds, as it travels in the URL (`#/search?q=…&strategy=…`). */
+interface SearchForm {
+  query: string;
+  strategy: (typeof STRATEGIES)[number];
+  granularity: 'file' | 'chunk';
+  topK: number;
+  langs: string;
+  include: string;
+  exclude: string;
+  repo: string;
+  sources: string[];
+}
+
+const DEFAULT_FORM: SearchForm = { query: '', strategy: 'weighted', granularity: 'file', topK: 10, langs: '', include: '', exclude: '', repo: '', sources: [...SOURCES] };
+
+function formFromParams(p: URLSearchParams): SearchForm {
+  const strategy = STRATEGIES.find((s) => s === p.get('strategy')) ?? DEFAULT_FORM.strategy;
+  const top = Number(p.get('top'));
+  const sources = p.get('sources') ? splitList(p.get('sources')!).filter((x) => (SOURCES as readonly string[]).includes(x)) : [];
+  return {
+    query: p.get('q') ?? '',
+    strategy,
+    granularity: p.get('granularity') === 'chunk' ? 'chunk' : 'file',
+    topK: Number.isInteger(top) && top >= 1 && top <= 50 ? top : DEFAULT_FORM.topK,
+    langs: p.get('langs') ?? '',
+    include: p.get('include') ?? '',
+    exclude: p.get('exclude') ?? '',
+    repo: p.get('repo') ?? '',
+    sources: sources.length ? sources : [...SOURCES],
+  };
+}
+
+/** Only what differs from the defaults goes in the URL, so shared links stay short. */
+export function searchHash(f: SearchForm): string {
+  return hashFor('search', {
+    q: f.query.trim(),
+    strategy: f.strategy !== DEFAULT_FORM.strategy ? f.strategy : undefined,
+    granularity: f.granularity !== DEFAULT_FORM.granularity ? f.granularity : undefined,
+    top: f.topK !== DEFAULT_FORM.topK ? f.topK : undefined,
+    repo: f.repo,
+    langs: f.langs.trim(),
+    include: f.include.trim(),
+    exclude: f.exclude.trim(),
+    sources: f.sources.length && f.sources.length < SOURCES.length ? f.sources.join(',') : undefined,
+  });
+}
+
+export function SearchPage({ params }: { params: URLSearchParams }) {
+  const { state, run, cancel, connection } = useStreamedSearch();
   const repos = useRepositories();
-  const [query, setQuery] = useState('');
-  const [strategy, setStrategy] = useState<(typeof STRATEGIES)[number]>('weighted');
-  const [granularity, setGranularity] = useState<'file' | 'chunk'>('file');
-  const [topK, setTopK] = useState(10);
-  const [langs, setLangs] = useState('');
-  const [include, setInclude] = useState('');
-  const [exclude, setExclude] = useState('');
-  const [repo, setRepo] = useState('');
-  const [sources, setSources] = useState<string[]>([...SOURCES]);
+  const initial = useMemo(() => formFromParams(params), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const [query, setQuery] = useState(initial.query);
+  const [strategy, setStrategy] = useState<(typeof STRATEGIES)[number]>(initial.strategy);
+  const [granularity, setGranularity] = useState<'file' | 'chunk'>(initial.granularity);
+  const [topK, setTopK] = useState(initial.topK);
+  const [langs, setLangs] = useState(initial.langs);
+  const [include, setInclude] = useState(initial.include);
+  const [exclude, setExclude] = useState(initial.exclude);
+  const [repo, setRepo] = useState(initial.repo);
+  const [sources, setSources] = useState<string[]>(initial.sources);
+  const [filtersOpen, setFiltersOpen] = useState(Boolean(initial.langs || initial.include || initial.exclude || initial.sources.length < SOURCES.length));
+  /** The URL of the search on screen: a hash change to anything else (back button, pasted link) runs that search. */
+  const shownHash = useRef<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const cardRefs = useRef(new Map<string, HTMLElement>());
 
@@ -37,20 +89,58 @@ export function SearchPage() {
 
   useEffect(() => inputRef.current?.focus(), []);
 
+  const runForm = useCallback(
+    (f: SearchForm) => {
+      const q = f.query.trim();
+      if (!q) return;
+      const filters: NonNullable<SearchOptions['filters']> = {};
+      if (f.langs.trim()) filters.langs = splitList(f.langs);
+      if (f.include.trim()) filters.include = splitList(f.include);
+      if (f.exclude.trim()) filters.exclude = splitList(f.exclude);
+      if (f.repo) filters.repos = [f.repo];
+      const options: SearchOptions = { top_k: f.topK, strategy: f.strategy, granularity: f.granularity };
+      if (Object.keys(filters).length) options.filters = filters;
+      if (f.sources.length && f.sources.length < SOURCES.length) options.sources = f.sources as SearchOptions['sources'];
+      run(q, options);
+    },
+    [run],
+  );
+
   const submit = (e?: FormEvent) => {
     e?.preventDefault();
-    const q = query.trim();
-    if (!q) return;
-    const filters: NonNullable<SearchOptions['filters']> = {};
-    if (langs.trim()) filters.langs = splitList(langs);
-    if (include.trim()) filters.include = splitList(include);
-    if (exclude.trim()) filters.exclude = splitList(exclude);
-    if (repo) filters.repos = [repo];
-    const options: SearchOptions = { top_k: topK, strategy, granularity };
-    if (Object.keys(filters).length) options.filters = filters;
-    if (sources.length && sources.length < SOURCES.length) options.sources = sources as SearchOptions['sources'];
-    run(q, options);
+    const form: SearchForm = { query, strategy, granularity, topK, langs, include, exclude, repo, sources };
+    if (!query.trim()) return;
+    const hash = searchHash(form);
+    shownHash.current = hash;
+    if (window.location.hash !== hash) window.location.hash = hash;
+    runForm(form);
   };
+
+  // A link or reload with a query runs it once the socket has had its chance to connect (REST otherwise).
+  const paramsKey = params.toString();
+  const [waitedForSocket, setWaitedForSocket] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setWaitedForSocket(true), 1500);
+    return () => clearTimeout(t);
+  }, []);
+  useEffect(() => {
+    const hash = searchHash(formFromParams(new URLSearchParams(paramsKey)));
+    if (hash === shownHash.current) return;
+    const f = formFromParams(new URLSearchParams(paramsKey));
+    if (!f.query.trim()) return;
+    if (connection === 'connecting' && !waitedForSocket) return;
+    shownHash.current = hash;
+    setQuery(f.query);
+    setStrategy(f.strategy);
+    setGranularity(f.granularity);
+    setTopK(f.topK);
+    setLangs(f.langs);
+    setInclude(f.include);
+    setExclude(f.exclude);
+    setRepo(f.repo);
+    setSources(f.sources);
+    runForm(f);
+  }, [paramsKey, connection, waitedForSocket, runForm]);
 
   const rate = useCallback(
     async (result: SearchResult, rating: Rating) => {
@@ -161,7 +251,7 @@ export function SearchPage() {
               ))}
             </select>
           </label>
-          <details className="filters">
+          <details className="filters" open={filtersOpen} onToggle={(e) => setFiltersOpen((e.target as HTMLDetailsElement).open)}>
             <summary>Filters</summary>
             <div className="filters-body">
               <label>
@@ -231,6 +321,8 @@ export function SearchPage() {
                 else cardRefs.current.delete(r.id);
               }}
               result={r}
+              weak={state.status === 'done' && state.match === 'weak'}
+              query={state.query}
               rating={ratingOf(r.id)}
               ratingStatus={ratingStatus[r.id] ?? { state: 'idle' }}
               canRate={Boolean(state.searchId)}

@@ -3,16 +3,28 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../api/client';
 import { useImportGit, useImportTasksFile, useRepositories, useTasks } from '../api/queries';
+import { fileViewHash } from './file-page';
 
 const PAGE = 25;
 
-export function TasksPage({ focusTaskId }: { focusTaskId: string | null }) {
+export function TasksPage({ focusTaskId, canImport = true }: { focusTaskId: string | null; canImport?: boolean }) {
   const [draft, setDraft] = useState('');
   const [query, setQuery] = useState('');
   const [source, setSource] = useState('');
   const [offset, setOffset] = useState(0);
   const tasks = useTasks({ query: query || undefined, source: source || undefined, limit: PAGE, offset });
   const total = tasks.data?.total ?? 0;
+  const repos = useRepositories();
+  const repoName = (id: string | null) => (id ? (repos.data?.find((r) => r.id === id)?.name ?? null) : null);
+  const filtered = Boolean(query || source);
+  // How many tasks the workspace has at all, so an empty filtered list does not read as "no history".
+  const everything = useTasks({ limit: 1, offset: 0 });
+  const clearFilters = () => {
+    setDraft('');
+    setQuery('');
+    setSource('');
+    setOffset(0);
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setQuery(draft.trim());
@@ -21,11 +33,13 @@ export function TasksPage({ focusTaskId }: { focusTaskId: string | null }) {
   return (
     <section className="page" aria-labelledby="tasks-title">
       <h1 id="tasks-title">Task history</h1>
-      {focusTaskId && <FocusedTask id={focusTaskId} />}
-      <div className="two-col">
-        <ImportFileCard />
-        <ImportGitCard />
-      </div>
+      {focusTaskId && <FocusedTask id={focusTaskId} repoName={repoName} />}
+      {canImport && (
+        <div className="two-col">
+          <ImportFileCard />
+          <ImportGitCard />
+        </div>
+      )}
       <form className="search-row card" role="search" onSubmit={submit}>
         <label htmlFor="task-query" className="visually-hidden">
           Find similar tasks
@@ -41,17 +55,29 @@ export function TasksPage({ focusTaskId }: { focusTaskId: string | null }) {
       </form>
       {tasks.error && <p className="text-error">{errorText(tasks.error)}</p>}
       <div className="task-meta muted small" aria-live="polite">
-        {tasks.isFetching ? 'Loading…' : query ? `${total} similar tasks for “${query}”` : `${total} tasks`}
+        {tasks.isFetching ? 'Loading…' : query ? `${total} similar tasks for “${query}”${source ? ` from ${source}` : ''}` : source ? `${total} tasks from ${source}` : `${total} tasks`}
       </div>
       <ul className="task-list">
         {tasks.data?.tasks.map((t) => (
           <li key={t.id}>
-            <TaskRow task={t} />
+            <TaskRow task={t} repoName={repoName(t.repository_id)} />
           </li>
         ))}
       </ul>
-      {tasks.data && tasks.data.tasks.length === 0 && <p className="empty">No tasks. Import a JSONL/CSV file or your git history above.</p>}
-      {!query && total > PAGE && (
+      {tasks.data && !tasks.isFetching && tasks.data.tasks.length === 0 &&
+        (filtered && (everything.data?.total ?? 0) > 0 ? (
+          <p className="empty">
+            No task matches {query ? `“${query}”` : ''}
+            {query && source ? ' with ' : ''}
+            {source ? `source “${source}”` : ''} — the workspace has {everything.data!.total} tasks.{' '}
+            <button type="button" className="linklike" onClick={clearFilters}>
+              Show all tasks
+            </button>
+          </p>
+        ) : (
+          <p className="empty">No tasks yet. Import a JSONL/CSV file or your git history above.</p>
+        ))}
+      {!query && (total > PAGE || offset > 0) && (
         <nav className="pager" aria-label="pages">
           <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
             ← Newer
@@ -68,14 +94,19 @@ export function TasksPage({ focusTaskId }: { focusTaskId: string | null }) {
   );
 }
 
-function TaskRow({ task }: { task: Task | SimilarTask }) {
+function TaskRow({ task, repoName, open = false }: { task: Task | SimilarTask; repoName: string | null; open?: boolean }) {
   const score = 'score' in task ? task.score : null;
   return (
-    <details className="task card">
+    <details className="task card" open={open} data-task-id={task.id}>
       <summary>
         <span className="task-id mono">{task.external_id}</span>
         <span className="task-title">{task.title}</span>
         <span className="pill">{task.source}</span>
+        {repoName && (
+          <span className="pill task-repo" title="repository">
+            {repoName}
+          </span>
+        )}
         {task.status && <span className="pill">{task.status}</span>}
         <span className="muted small">{task.files.length} files</span>
         {task.created_at && <span className="muted small">{task.created_at.slice(0, 10)}</span>}
@@ -86,7 +117,7 @@ function TaskRow({ task }: { task: Task | SimilarTask }) {
       <ul className="task-files">
         {task.files.map((f) => (
           <li key={f} className="mono">
-            {f}
+            {task.repository_id ? <a href={fileViewHash(task.repository_id, f)}>{f}</a> : f}
           </li>
         ))}
       </ul>
@@ -94,14 +125,14 @@ function TaskRow({ task }: { task: Task | SimilarTask }) {
   );
 }
 
-function FocusedTask({ id }: { id: string }) {
+function FocusedTask({ id, repoName }: { id: string; repoName: (id: string | null) => string | null }) {
   const task = useQuery({ queryKey: ['task', id], queryFn: () => api<Task>(`/v1/tasks/${encodeURIComponent(id)}`) });
   if (task.error) return <p className="text-error">{errorText(task.error)}</p>;
   if (!task.data) return null;
   return (
     <div className="focused-task">
       <h2>Task {task.data.external_id}</h2>
-      <TaskRow task={task.data} />
+      <TaskRow key={task.data.id} task={task.data} repoName={repoName(task.data.repository_id)} open />
     </div>
   );
 }

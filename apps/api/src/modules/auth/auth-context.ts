@@ -12,6 +12,8 @@ export interface AuthContext {
   role: Role;
   /** `local` in local mode, else `key:<api key id>`. */
   principal: string;
+  /** The API key's name (what teammates see in presence), when the caller used a key. */
+  name?: string;
 }
 
 export interface RequestWithAuth {

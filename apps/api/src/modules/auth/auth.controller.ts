@@ -18,7 +18,7 @@ export class AuthController {
 
   @Get('me')
   @RequireRole('reader')
-  async me(@CurrentAuth() auth: AuthContext): Promise<{ workspace: Workspace; role: Role; principal: string; local_mode: boolean }> {
-    return { workspace: await this.workspaces.getById(auth.workspaceId), role: auth.role, principal: auth.principal, local_mode: this.auth.localMode };
+  async me(@CurrentAuth() auth: AuthContext): Promise<{ workspace: Workspace; role: Role; principal: string; principal_name: string | null; local_mode: boolean }> {
+    return { workspace: await this.workspaces.getById(auth.workspaceId), role: auth.role, principal: auth.principal, principal_name: auth.name ?? null, local_mode: this.auth.localMode };
   }
 }

@@ -75,7 +75,7 @@ export class AuthService {
       throw new DomainError(DomainErrorCode.Unauthenticated, `This API key was revoked at ${row.revokedAt.toISOString()}`);
     }
     this.touch(row.id);
-    return { workspaceId: row.workspaceId, role: row.role, principal: `key:${row.id}` };
+    return { workspaceId: row.workspaceId, role: row.role, principal: `key:${row.id}`, name: row.name };
   }
 
   /**

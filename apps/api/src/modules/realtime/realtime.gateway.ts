@@ -204,10 +204,13 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
   private async broadcastPresence(workspaceId: string): Promise<void> {
     const sockets = await this.server.in(workspaceRoom(workspaceId)).fetchSockets();
     const counts = new Map<string, number>();
+    const names = new Map<string, string>();
     for (const s of sockets) {
-      const principal = (s.data as { auth?: AuthContext }).auth?.principal ?? 'unknown';
+      const auth = (s.data as { auth?: AuthContext }).auth;
+      const principal = auth?.principal ?? 'unknown';
       counts.set(principal, (counts.get(principal) ?? 0) + 1);
+      if (auth?.name) names.set(principal, auth.name);
     }
-    this.server.to(workspaceRoom(workspaceId)).emit('presence', { workspace_id: workspaceId, members: [...counts].map(([principal, connections]) => ({ principal, connections })) });
+    this.server.to(workspaceRoom(workspaceId)).emit('presence', { workspace_id: workspaceId, members: [...counts].map(([principal, connections]) => ({ principal, name: names.get(principal) ?? null, connections })) });
   }
 }

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+export const RoleSchema = z.enum(['admin', 'member', 'reader']);
+
+/** `POST /v1/keys`: the key is created in the caller's workspace. */
+export const CreateApiKeyRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    role: RoleSchema,
+  })
+  .strict();
+export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequestSchema>;
+
+/** A key as listed: never its secret or hash. */
+export const ApiKeySchema = z.object({
+  id: z.string().uuid(),
+  workspace_id: z.string().uuid(),
+  name: z.string(),
+  role: RoleSchema,
+  /** `sxt_<prefix>_…`: enough to recognise a key, not to use it. */
+  prefix: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+/** The creation response: the only time the full key is returned. */
+export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
