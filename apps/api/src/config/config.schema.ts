@@ -28,6 +28,10 @@ export const envSchema = z.object({
   DATABASE_URL: optionalUrl(['postgres', 'postgresql']),
   QDRANT_URL: optionalUrl(['http', 'https']),
   QDRANT_API_KEY: z.string().optional(),
+  /** Cluster layout of new Qdrant collections (docker/compose.cluster.yml); unset = Qdrant's single-node defaults. */
+  QDRANT_SHARDS: z.coerce.number().int().min(1).max(1024).optional(),
+  QDRANT_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(16).optional(),
+  QDRANT_WRITE_CONSISTENCY: z.coerce.number().int().min(1).max(16).optional(),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
   EMBEDDINGS_PROVIDER: z.enum(['hash', 'openai']).default('hash'),
   OPENAI_BASE_URL: optionalUrl(['http', 'https']),
@@ -35,6 +39,14 @@ export const envSchema = z.object({
   EMBEDDINGS_MODEL: z.string().min(1).optional(),
   EMBEDDINGS_DIM: z.coerce.number().int().min(8).max(8192).optional(),
   SEXTANT_ALLOWED_ROOTS: z.string().optional(),
+  /** Ask: any OpenAI-compatible chat endpoint (unset CHAT_MODEL = Ask disabled). */
+  CHAT_BASE_URL: optionalUrl(['http', 'https']),
+  CHAT_MODEL: z.string().trim().min(1).optional(),
+  CHAT_API_KEY: z.string().optional(),
+  /** How long the chat endpoint may stay silent (before its first byte, or between streamed chunks). */
+  CHAT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600000).default(60000),
+  /** Retries of a failed chat request (429 honours Retry-After, 5xx and timeouts back off). */
+  CHAT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   /** Hosts (names or addresses) network clones may reach even when they resolve to loopback or private addresses. */
   SEXTANT_CLONE_ALLOWED_HOSTS: z.string().optional(),
   /** Let several workspaces register the same local directory (default: a directory belongs to one workspace). */
@@ -87,7 +99,7 @@ export type RawEnv = z.input<typeof envSchema>;
 
 export interface AppConfig {
   http: { port: number; host: string; bodyLimit: string; corsOrigins: string[]; allowedHosts: string[]; shutdownTimeoutMs: number };
-  storage: { dataDir: string; databaseUrl?: string; qdrantUrl?: string; qdrantApiKey?: string; redisUrl?: string };
+  storage: { dataDir: string; databaseUrl?: string; qdrantUrl?: string; qdrantApiKey?: string; qdrantCluster: { shardNumber?: number; replicationFactor?: number; writeConsistencyFactor?: number }; redisUrl?: string };
   embeddings:
     | { provider: 'hash'; model: string; dimensions: number }
     | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string };
@@ -104,6 +116,8 @@ export interface AppConfig {
   rerank: { url?: string; model?: string; apiKey?: string; style: 'tei' | 'cohere'; timeoutMs: number; threshold: number; mode: 'drop' | 'flag' };
   /** External MCP sources fused into search (seed 002's merge settings). */
   externalSources: { maxMergedResults: number; dedup: boolean; dedupThreshold: number; fallback: boolean; hydrateBytes: number };
+  /** Ask's chat endpoint; `model` null = Ask disabled. */
+  chat: { model: string | null; baseURL?: string; apiKey?: string; timeoutMs: number; maxRetries: number };
 }
 
 /** Raised when the environment is invalid; the message names every bad variable. */
@@ -131,8 +145,17 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
   if (e.EMBEDDINGS_PROVIDER === 'openai' && !e.OPENAI_BASE_URL && !e.OPENAI_API_KEY) {
     problems.push({ variable: 'OPENAI_API_KEY', message: 'is required when EMBEDDINGS_PROVIDER=openai (or set OPENAI_BASE_URL for a local server)' });
   }
+  if (e.CHAT_MODEL && !e.CHAT_BASE_URL && !e.CHAT_API_KEY) {
+    problems.push({ variable: 'CHAT_API_KEY', message: 'is required when CHAT_MODEL is set (or set CHAT_BASE_URL for a local server such as Ollama, vLLM or LM Studio)' });
+  }
+  if ((e.CHAT_BASE_URL || e.CHAT_API_KEY) && !e.CHAT_MODEL) {
+    problems.push({ variable: 'CHAT_MODEL', message: 'is required when CHAT_BASE_URL or CHAT_API_KEY is set (the model name the endpoint serves)' });
+  }
   if (e.EMBEDDINGS_PROVIDER === 'hash' && e.EMBEDDINGS_MODEL && e.EMBEDDINGS_MODEL !== 'hash') {
     problems.push({ variable: 'EMBEDDINGS_MODEL', message: 'only applies to EMBEDDINGS_PROVIDER=openai' });
+  }
+  if (e.QDRANT_WRITE_CONSISTENCY !== undefined && e.QDRANT_WRITE_CONSISTENCY > (e.QDRANT_REPLICATION_FACTOR ?? 1)) {
+    problems.push({ variable: 'QDRANT_WRITE_CONSISTENCY', message: `must not exceed QDRANT_REPLICATION_FACTOR (${e.QDRANT_REPLICATION_FACTOR ?? 1})` });
   }
   let priors = DEFAULT_PRIORS_CONFIG;
   if (e.SEXTANT_PRIORS_FILE) {
@@ -164,6 +187,11 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       databaseUrl: e.DATABASE_URL,
       qdrantUrl: e.QDRANT_URL,
       qdrantApiKey: e.QDRANT_API_KEY,
+      qdrantCluster: {
+        shardNumber: e.QDRANT_SHARDS,
+        replicationFactor: e.QDRANT_REPLICATION_FACTOR,
+        writeConsistencyFactor: e.QDRANT_WRITE_CONSISTENCY,
+      },
       redisUrl: e.REDIS_URL,
     },
     embeddings:
@@ -201,6 +229,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       fallback: e.SEXTANT_MCP_FALLBACK ?? true,
       hydrateBytes: e.SEXTANT_MCP_HYDRATE_BYTES,
     },
+    chat: { model: e.CHAT_MODEL ?? null, baseURL: e.CHAT_BASE_URL, apiKey: e.CHAT_API_KEY, timeoutMs: e.CHAT_TIMEOUT_MS, maxRetries: e.CHAT_MAX_RETRIES },
   };
 }
 

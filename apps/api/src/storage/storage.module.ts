@@ -48,7 +48,7 @@ export const EMBEDDING_CACHE_FILE = 'embedding-cache.sqlite';
       inject: [APP_CONFIG, EMBEDDED_STORE, EMBEDDER],
       useFactory: async (config: AppConfig, store: EmbeddedStore | null, embedder: Embedder): Promise<ChunkIndex> => {
         if (store) return store.chunks;
-        const index = new QdrantChunkIndex({ url: config.storage.qdrantUrl, apiKey: config.storage.qdrantApiKey, dims: embedder.dimensions });
+        const index = new QdrantChunkIndex({ url: config.storage.qdrantUrl, apiKey: config.storage.qdrantApiKey, dims: embedder.dimensions, cluster: config.storage.qdrantCluster });
         await index.ensureCollections();
         return index;
       },
@@ -58,7 +58,7 @@ export const EMBEDDING_CACHE_FILE = 'embedding-cache.sqlite';
       inject: [APP_CONFIG, EMBEDDED_STORE, EMBEDDER],
       useFactory: async (config: AppConfig, store: EmbeddedStore | null, embedder: Embedder): Promise<TaskIndex> => {
         if (store) return store.tasks;
-        const index = new QdrantTaskIndex({ url: config.storage.qdrantUrl, apiKey: config.storage.qdrantApiKey, dims: embedder.dimensions });
+        const index = new QdrantTaskIndex({ url: config.storage.qdrantUrl, apiKey: config.storage.qdrantApiKey, dims: embedder.dimensions, cluster: config.storage.qdrantCluster });
         await index.ensureCollections();
         return index;
       },
