@@ -56,6 +56,24 @@ describe('ParsePool', () => {
     }
   }, 30_000);
 
+  it('starts workers on the first file, stops them when idle, and starts them again for the next file', async () => {
+    const idle = new ParsePool({ size: 2, timeoutMs: 20_000, idleMs: 200 });
+    try {
+      expect(idle.liveWorkers).toBe(0);
+      const first = await idle.chunk(input('a.ts', 'export function a() { return 1; }\n'));
+      expect(first.parse).toBe('ok');
+      expect(idle.liveWorkers).toBe(2);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expect(idle.liveWorkers).toBe(0);
+      const again = await idle.chunk(input('b.ts', 'export function b() { return 2; }\n'));
+      expect(again.parse).toBe('ok');
+      expect(again.chunks.map((c) => c.symbol)).toContain('b.ts:b');
+      expect(idle.liveWorkers).toBe(2);
+    } finally {
+      await idle.close();
+    }
+  }, 30_000);
+
   it('parses files far above 32 KB', async () => {
     const result = await pool.chunk(input('huge.ts', hugeFile));
     expect(result.parse).toBe('ok');

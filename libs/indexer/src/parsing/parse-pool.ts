@@ -10,6 +10,12 @@ export interface ParsePoolOptions {
   size?: number;
   /** Per-file budget in ms before the worker is terminated and the file falls back to line windows (default 10000). */
   timeoutMs?: number;
+  /**
+   * Workers start on the first file and stop after this long with nothing to parse (default
+   * 30000; 0 keeps them for the pool's life). Each holds its own V8 isolate and the grammars
+   * (~25 MB), which a server that mostly answers searches should not carry between index jobs.
+   */
+  idleMs?: number;
 }
 
 /** What the pool has done so far. */
@@ -76,11 +82,18 @@ export class ParsePool {
   private nextId = 1;
   private closed = false;
   private closing: Promise<void> | null = null;
+  private readonly idleMs: number;
+  private idleTimer: NodeJS.Timeout | null = null;
 
-  constructor({ size = availableParallelism(), timeoutMs = 10_000 }: ParsePoolOptions = {}) {
+  constructor({ size = availableParallelism(), timeoutMs = 10_000, idleMs = 30_000 }: ParsePoolOptions = {}) {
     this.size = Math.max(1, size);
     this.timeoutMs = timeoutMs;
-    for (let i = 0; i < this.size; i++) this.slots.push(this.spawn());
+    this.idleMs = idleMs;
+  }
+
+  /** Worker threads running now (0 before the first file and after an idle period). */
+  get liveWorkers(): number {
+    return this.slots.length;
   }
 
   /**
@@ -90,8 +103,22 @@ export class ParsePool {
     if (this.closed) return Promise.reject(new Error('ParsePool is closed'));
     return new Promise((resolve) => {
       this.queue.push({ id: this.nextId++, input, options, timeoutMs: call.timeoutMs ?? this.timeoutMs, resolve });
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+      this.idleTimer = null;
+      while (this.slots.length < this.size) this.slots.push(this.spawn());
       this.dispatch();
     });
+  }
+
+  /** Once nothing is queued or in flight, schedules the workers' retirement after `idleMs`. */
+  private scheduleIdleStop(): void {
+    if (this.idleMs <= 0 || this.closed || this.idleTimer || this.queue.length || this.slots.some((s) => s.tasks.length)) return;
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.closed || this.queue.length || this.slots.some((s) => s.tasks.length)) return;
+      for (const slot of this.slots.splice(0)) void this.retire(slot);
+    }, this.idleMs);
+    this.idleTimer.unref();
   }
 
   /**
@@ -101,6 +128,7 @@ export class ParsePool {
   close(): Promise<void> {
     if (this.closing) return this.closing;
     this.closed = true;
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     for (const task of this.queue.splice(0)) this.finish(task, this.fallback(task, 'pool closed'));
     this.closing = Promise.all(this.slots.map((slot) => this.retire(slot))).then(() => undefined);
     return this.closing;
@@ -161,6 +189,7 @@ export class ParsePool {
     if (slot.tasks.length > 0) this.startTimer(slot);
     else slot.onIdle?.();
     this.dispatch();
+    this.scheduleIdleStop();
   }
 
   private replace(slot: Slot, reason: string): void {
@@ -185,6 +214,7 @@ export class ParsePool {
     this.finish(task, this.fallback(task, reason));
     slot.onIdle?.();
     this.dispatch();
+    this.scheduleIdleStop();
   }
 
   private fallback(task: Task, reason: string): ChunkFileResult {
