@@ -109,7 +109,7 @@ export function FilePage({ params }: { params: URLSearchParams }) {
         </h1>
         <div className="file-meta muted small">
           {f?.lang && <span className="result-lang">{f.lang}</span>}
-          {f && <span>{f.content.split('\n').length} lines</span>}
+          {f && <span>{f.content.replace(/\n$/, '').split('\n').length} lines</span>}
           {f?.indexed_commit && (
             <span title={f.indexed_commit}>
               indexed at <span className="mono">{f.indexed_commit.slice(0, 10)}</span>

@@ -59,7 +59,7 @@ function WorkspaceSection({ me }: { me: Me }) {
   );
 }
 
-function ApiKeysSection() {
+function ApiKeysSection({ me }: { me: Me }) {
   const qc = useQueryClient();
   const keys = useQuery({ queryKey: keysKey, queryFn: async () => (await api<{ keys: ApiKey[] }>('/v1/keys')).keys });
   const create = useMutation({
@@ -134,7 +134,10 @@ function ApiKeysSection() {
           <tbody>
             {active.map((k) => (
               <tr key={k.id} data-key-name={k.name}>
-                <th scope="row">{k.name}</th>
+                <th scope="row">
+                  {k.name}
+                  {me.principal === `key:${k.id}` && <span className="muted small"> (you)</span>}
+                </th>
                 <td>{k.role}</td>
                 <td className="mono small">{k.prefix}…</td>
                 <td className="small">{k.last_used_at ? new Date(k.last_used_at).toLocaleString() : 'never'}</td>
