@@ -9,6 +9,7 @@ import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { loggerOptions } from './logging/logger.options';
 import { AuthModule } from './modules/auth/auth.module';
+import { CodeGraphModule } from './modules/code-graph/code-graph.module';
 import { EvaluationModule } from './modules/evaluation/evaluation.module';
 import { FeedbackModule } from './modules/feedback/feedback.module';
 import { HealthModule } from './modules/health/health.module';
@@ -38,6 +39,7 @@ export class AppModule {
         AuthModule,
         StorageModule,
         IndexingModule,
+        CodeGraphModule,
         TaskHistoryModule,
         FileSearchModule,
         FusionModule,

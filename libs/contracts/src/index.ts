@@ -13,3 +13,4 @@ export * from './pagination';
 export * from './rerank';
 export * from './external-sources';
 export * from './api-keys';
+export * from './graph';

@@ -322,5 +322,8 @@ export const MCP_TOOL_NAMES = [
   'refresh_index',
   'index_status',
   'rate_result',
+  'find_references',
+  'find_callers',
+  'find_callees',
 ] as const;
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];

@@ -154,6 +154,30 @@ export class CodeGraph {
     this.nodes.set(file.path, node);
   }
 
+  /**
+   * Files whose edges may change when `paths` change: those files, the files importing them and
+   * (Go, Java) the rest of their package. Callers through other routes are found by the store
+   * (edges pointing into a changed file).
+   */
+  affectedBy(paths: Iterable<string>): string[] {
+    const changed = new Set(paths);
+    const out = new Set([...changed].filter((p) => this.nodes.has(p)));
+    for (const node of this.nodes.values()) {
+      if (out.has(node.path)) continue;
+      if (this.samePackage(node).some((n) => changed.has(n.path))) {
+        out.add(node.path);
+        continue;
+      }
+      for (const imp of node.file.imports) {
+        if (this.moduleFiles(node, imp.module ?? imp.source).some((t) => changed.has(t.path))) {
+          out.add(node.path);
+          break;
+        }
+      }
+    }
+    return [...out];
+  }
+
   /** Outgoing edges and import dependencies of one file. */
   resolveFile(filePath: string): { edges: GraphEdge[]; dependencies: FileDependency[] } {
     const node = this.nodes.get(filePath);

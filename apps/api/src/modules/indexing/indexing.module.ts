@@ -5,15 +5,21 @@ import type { CachedEmbedder } from '@sextant/embeddings';
 import { ParsePool } from '@sextant/indexer';
 import { EMBEDDER } from '../../storage/storage.module';
 import { FileEntity } from './entities/file.entity';
+import { GraphEdgeEntity } from './entities/graph-edge.entity';
+import { GraphFileImportEntity } from './entities/graph-file-import.entity';
+import { GraphFileEntity } from './entities/graph-file.entity';
+import { GraphSymbolEntity } from './entities/graph-symbol.entity';
 import { IndexJobEntity } from './entities/index-job.entity';
 import { RepositoryEntity } from './entities/repository.entity';
 import { SymbolEntity } from './entities/symbol.entity';
 import { IndexingController } from './indexing.controller';
 import { RepositoryFilesController } from './repository-files.controller';
+import { CodeGraphRepository } from './repositories/code-graph.repository';
 import { FilesRepository } from './repositories/files.repository';
 import { IndexJobsRepository } from './repositories/index-jobs.repository';
 import { RepositoriesRepository } from './repositories/repositories.repository';
 import { SymbolsRepository } from './repositories/symbols.repository';
+import { CodeGraphUpdater } from './services/code-graph.updater';
 import { IndexJobRunner } from './services/index-job.runner';
 import { IndexingService } from './services/indexing.service';
 import { INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './services/indexing.tokens';
@@ -21,13 +27,15 @@ import { RepositoryFilesService } from './services/repository-files.service';
 import { RepositoryWatcherService } from './services/repository-watcher.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity, SymbolEntity])],
+  imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity, SymbolEntity, GraphFileEntity, GraphSymbolEntity, GraphEdgeEntity, GraphFileImportEntity])],
   controllers: [IndexingController, RepositoryFilesController],
   providers: [
     RepositoriesRepository,
     FilesRepository,
     IndexJobsRepository,
     SymbolsRepository,
+    CodeGraphRepository,
+    CodeGraphUpdater,
     IndexJobRunner,
     IndexingService,
     RepositoryWatcherService,
@@ -46,7 +54,7 @@ import { RepositoryWatcherService } from './services/repository-watcher.service'
       }),
     },
   ],
-  exports: [IndexingService, RepositoryWatcherService, FilesRepository, RepositoriesRepository, SymbolsRepository],
+  exports: [IndexingService, RepositoryWatcherService, FilesRepository, RepositoriesRepository, SymbolsRepository, CodeGraphRepository],
 })
 export class IndexingModule implements BeforeApplicationShutdown, OnApplicationShutdown {
   constructor(

@@ -26,6 +26,7 @@ import { FilesRepository, type FileWrite } from '../repositories/files.repositor
 import { IndexJobsRepository } from '../repositories/index-jobs.repository';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
 import { SymbolsRepository } from '../repositories/symbols.repository';
+import { CodeGraphUpdater } from './code-graph.updater';
 import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './indexing.tokens';
 import { mapIndexJob } from './job-mapper';
 
@@ -33,8 +34,8 @@ const BATCH_FILES = 64;
 const PIPELINE_DEPTH = 6;
 const PROGRESS_INTERVAL_MS = 250;
 const MAX_ERRORS_KEPT = 500;
-/** Only definitions and imports are stored (`symbols`), so the call-site walk is skipped. */
-const CHUNK_OPTIONS: ChunkOptions = { references: false };
+/** Call sites are kept: the code graph resolves them to definitions. */
+const CHUNK_OPTIONS: ChunkOptions = { references: true };
 
 /** Abort reason used on process shutdown: the job is interrupted, not cancelled, and resumes on the next start. */
 export const SHUTDOWN = 'shutdown';
@@ -88,6 +89,7 @@ export class IndexJobRunner {
     @Inject(INDEX_EMBEDDINGS) private readonly embeddings: IndexEmbeddings,
     @Inject(PARSE_POOL) private readonly pool: ParsePool,
     private readonly events: EventEmitter2,
+    private readonly graph: CodeGraphUpdater,
   ) {}
 
   async run(job: IndexJobEntity, signal: AbortSignal): Promise<IndexJobEntity> {
@@ -151,6 +153,7 @@ export class IndexJobRunner {
           const paths = removed.slice(i, i + 500);
           await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths });
           await this.symbols.deletePaths(ws, repo.id, paths);
+          await this.graph.removeFiles(repo.id, paths);
           await this.files.deletePaths(ws, repo.id, paths);
         }
         clock('write');
@@ -180,6 +183,11 @@ export class IndexJobRunner {
         await this.writeBatch(job, repo, prepared, clock);
         emit();
       }
+
+      // --- code graph: edges of changed files and their neighbourhood -------------------------
+      this.throwIfCancelled(signal);
+      await this.graph.resolve(ws, repo.id);
+      clock('graph');
 
       // --- finish -----------------------------------------------------------------------
       job.phase = 'done';
@@ -325,6 +333,7 @@ export class IndexJobRunner {
     if (dropped.length) {
       await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths: dropped });
       await this.symbols.deletePaths(ws, repo.id, dropped);
+      await this.graph.removeFiles(repo.id, dropped);
       await this.files.deletePaths(ws, repo.id, dropped);
       job.counts.removed += dropped.length;
     }
@@ -346,6 +355,7 @@ export class IndexJobRunner {
     const points: ChunkPoint[] = allChunks.map((c, i) => toChunkPoint(c, vectors[i]));
     for (let i = 0; i < points.length; i += 512) await this.chunks.upsert(points.slice(i, i + 512));
     await this.symbols.replaceForFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, definitions: p.result?.symbols?.definitions ?? [] })));
+    await this.graph.writeFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, lang: p.write.lang, result: p.result })));
     await this.files.markIndexed(
       ws,
       repo.id,

@@ -1,0 +1,91 @@
+import { Injectable } from '@nestjs/common';
+import type { FileDependenciesResponse, FileGraphQuery, GraphSite, GraphSymbol, SymbolEdgesQuery, SymbolEdgesResponse, SymbolSearchQuery, SymbolSearchResponse } from '@sextant/contracts';
+import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
+import { CodeGraphRepository, type GraphEdgeRow, type GraphSymbolRow } from '../indexing/repositories/code-graph.repository';
+import { RepositoriesRepository } from '../indexing/repositories/repositories.repository';
+
+export type SymbolEdgeDirection = 'references' | 'callers' | 'callees';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Navigation over the code graph: definitions by name, references, callers, callees, file dependencies. */
+@Injectable()
+export class CodeGraphService {
+  constructor(
+    private readonly graph: CodeGraphRepository,
+    private readonly repos: RepositoriesRepository,
+  ) {}
+
+  async searchSymbols(workspaceId: string, q: SymbolSearchQuery): Promise<SymbolSearchResponse> {
+    const repositoryIds = q.repository ? [await this.repositoryId(workspaceId, q.repository)] : undefined;
+    const rows = await this.graph.findSymbols(workspaceId, q.query, { repositoryIds, kinds: q.kind ? [q.kind] : undefined, limit: q.limit, offset: q.offset });
+    return { query: q.query, symbols: rows.map(mapGraphSymbol) };
+  }
+
+  async edges(workspaceId: string, symbolId: string, direction: SymbolEdgeDirection, q: SymbolEdgesQuery): Promise<SymbolEdgesResponse> {
+    const symbol = await this.graph.findSymbol(workspaceId, symbolId);
+    if (!symbol) throw notFound('symbol', symbolId);
+    const rows = await this.edgeRows(workspaceId, symbol.id, direction, q.limit, q.offset);
+    return { symbol: mapGraphSymbol(symbol), edges: rows.map(mapGraphSite) };
+  }
+
+  edgeRows(workspaceId: string, symbolId: string, direction: SymbolEdgeDirection, limit: number, offset = 0): Promise<GraphEdgeRow[]> {
+    if (direction === 'callees') return this.graph.edgesOf(workspaceId, symbolId, 'out', ['call'], limit, offset);
+    return this.graph.edgesOf(workspaceId, symbolId, 'in', direction === 'callers' ? ['call'] : ['call', 'reference', 'import'], limit, offset);
+  }
+
+  async fileDependencies(workspaceId: string, q: FileGraphQuery, direction: 'dependencies' | 'dependents'): Promise<FileDependenciesResponse> {
+    const repositoryId = await this.repositoryId(workspaceId, q.repository);
+    if (!(await this.graph.hasFile(workspaceId, repositoryId, q.path))) throw notFound('file', q.path);
+    const rows = await this.graph.fileImports(workspaceId, repositoryId, q.path, direction === 'dependencies' ? 'out' : 'in', q.limit);
+    return {
+      repository_id: repositoryId,
+      path: q.path,
+      files: rows.map((r) => ({ path: direction === 'dependencies' ? r.toPath : r.fromPath, source: r.source, line: r.line })),
+    };
+  }
+
+  /**
+   * The definitions a free-form reference names: a symbol id, a qualified name (`path:Class.method`),
+   * or a bare name (exact, case-insensitive; at most `limit`).
+   */
+  async resolveSymbols(workspaceId: string, text: string, repositories: string[] | undefined, limit = 5): Promise<GraphSymbolRow[]> {
+    const repositoryIds = repositories?.length ? await Promise.all(repositories.map((r) => this.repositoryId(workspaceId, r))) : undefined;
+    const inScope = (s: GraphSymbolRow) => !repositoryIds || repositoryIds.includes(s.repositoryId);
+    if (UUID.test(text)) {
+      const byId = await this.graph.findSymbol(workspaceId, text);
+      return byId && inScope(byId) ? [byId] : [];
+    }
+    const name = text.includes(':') ? text.slice(text.lastIndexOf(':') + 1).split('.').pop()! : text.split(/[.:]/).pop()!;
+    const candidates = await this.graph.findSymbols(workspaceId, name, { repositoryIds, limit: 200 });
+    const exact = candidates.filter((s) => s.name.toLowerCase() === name.toLowerCase());
+    if (text.includes(':')) return exact.filter((s) => s.qualified === text).slice(0, limit);
+    if (text.includes('.')) {
+      const dotted = exact.filter((s) => s.qualified.endsWith(`:${text}`) || s.qualified.endsWith(`.${text}`));
+      if (dotted.length) return dotted.slice(0, limit);
+    }
+    return exact.slice(0, limit);
+  }
+
+  private async repositoryId(workspaceId: string, ref: string): Promise<string> {
+    const repo = UUID.test(ref) ? await this.repos.findById(workspaceId, ref) : await this.repos.findByName(workspaceId, ref);
+    if (!repo) throw new DomainError(DomainErrorCode.NotFound, `repository ${ref} not found`, { repository: ref });
+    return repo.id;
+  }
+}
+
+export function mapGraphSymbol(s: GraphSymbolRow): GraphSymbol {
+  return {
+    id: s.id,
+    repository_id: s.repositoryId,
+    path: s.path,
+    name: s.name,
+    qualified_name: s.qualified,
+    kind: s.kind,
+    range: { start_line: s.startLine, end_line: s.endLine, start_byte: s.startByte, end_byte: s.endByte },
+  };
+}
+
+export function mapGraphSite(e: GraphEdgeRow): GraphSite {
+  return { kind: e.kind as GraphSite['kind'], confidence: e.confidence, path: e.fromPath, line: e.line, column: e.column, symbol: e.other ? mapGraphSymbol(e.other) : null };
+}

@@ -1,0 +1,340 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { graphSymbolKeys, uuidV5, type FileDependency, type GraphEdge, type GraphFile, type ParsedLanguage } from '@sextant/indexer';
+import { DataSource, In, type EntityManager } from 'typeorm';
+import { bulkInsert } from '../../../database/bulk-write';
+import { timeOrderedId } from '../../../database/time-ordered-id';
+import { TransactionRunner } from '../../../database/transaction-runner';
+import { GraphEdgeEntity } from '../entities/graph-edge.entity';
+import { GraphFileImportEntity } from '../entities/graph-file-import.entity';
+import { GraphFileEntity } from '../entities/graph-file.entity';
+import { GraphSymbolEntity } from '../entities/graph-symbol.entity';
+
+/** A file's graph facts as written by an index job; `null` facts: the file no longer has any (not parsed, removed). */
+export interface GraphFileWrite {
+  path: string;
+  facts: GraphFile | null;
+}
+
+export type GraphSymbolRow = Pick<GraphSymbolEntity, 'id' | 'repositoryId' | 'path' | 'qualified' | 'name' | 'kind' | 'startLine' | 'endLine' | 'startByte' | 'endByte'>;
+
+/** An edge seen from one end, with the symbol at the other end (`null` for a file's top-level code). */
+export interface GraphEdgeRow {
+  kind: string;
+  confidence: number;
+  line: number;
+  column: number;
+  fromPath: string;
+  toPath: string;
+  repositoryId: string;
+  other: GraphSymbolRow | null;
+}
+
+/** A file tied to another by calls or imports, for graph expansion. */
+export interface GraphFileTie {
+  repositoryId: string;
+  seedPath: string;
+  path: string;
+  weight: number;
+  reason: string;
+}
+
+const CHUNK = 400;
+const SYMBOL_COLUMNS = ['id', 'repository_id', 'path', 'qualified', 'name', 'kind', 'start_line', 'end_line', 'start_byte', 'end_byte'];
+
+/** Stable id of a definition: the same file defining the same symbol keeps its id across index jobs. */
+export function graphSymbolId(repositoryId: string, path: string, key: string): string {
+  return uuidV5(`graph\0${repositoryId}\0${path}\0${key}`);
+}
+
+/** Data access for the code graph (`graph_*` tables); every read is scoped by workspace. */
+@Injectable()
+export class CodeGraphRepository {
+  private readonly postgres: boolean;
+
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly tx: TransactionRunner,
+  ) {
+    this.postgres = db.options.type === 'postgres';
+  }
+
+  /**
+   * Replaces the facts and definitions of these files and drops every edge from or to them; the
+   * files, and every file that had an edge into them, are marked dirty for {@link replaceEdges}.
+   */
+  async replaceFiles(workspaceId: string, repositoryId: string, files: GraphFileWrite[]): Promise<void> {
+    if (!files.length) return;
+    await this.tx.run(async (m) => {
+      const paths = files.map((f) => f.path);
+      await this.dropFiles(m, repositoryId, paths);
+      const kept = files.filter((f): f is GraphFileWrite & { facts: GraphFile } => f.facts !== null);
+      await bulkInsert(
+        m,
+        GraphFileEntity,
+        kept.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, lang: f.facts.lang, facts: JSON.stringify(compactFacts(f.facts)), dirty: true })),
+      );
+      const symbols = kept.flatMap((f) => {
+        const keys = graphSymbolKeys(f.facts.definitions);
+        return f.facts.definitions.map((d, i) => ({
+          id: graphSymbolId(repositoryId, f.path, keys[i]),
+          workspaceId,
+          repositoryId,
+          path: f.path,
+          symbolKey: keys[i],
+          qualified: d.symbol,
+          name: d.name.slice(0, 300),
+          nameLower: d.name.toLowerCase().slice(0, 300),
+          kind: d.kind,
+          startLine: d.startLine,
+          endLine: d.endLine,
+          startByte: d.startByte,
+          endByte: d.endByte,
+        }));
+      });
+      await bulkInsert(m, GraphSymbolEntity, symbols);
+    });
+  }
+
+  /** Removes deleted files from the graph; files that called into them become dirty. */
+  async removeFiles(repositoryId: string, paths: string[]): Promise<void> {
+    if (!paths.length) return;
+    await this.tx.run((m) => this.dropFiles(m, repositoryId, paths));
+  }
+
+  private async dropFiles(m: EntityManager, repositoryId: string, paths: string[]): Promise<void> {
+    for (let i = 0; i < paths.length; i += CHUNK) {
+      const slice = paths.slice(i, i + CHUNK);
+      const callers = await m
+        .createQueryBuilder(GraphEdgeEntity, 'e')
+        .select('DISTINCT e.from_path', 'from_path')
+        .where('e.repository_id = :repositoryId AND e.to_path IN (:...slice)', { repositoryId, slice })
+        .getRawMany<{ from_path: string }>();
+      const importers = await m
+        .createQueryBuilder(GraphFileImportEntity, 'f')
+        .select('DISTINCT f.from_path', 'from_path')
+        .where('f.repository_id = :repositoryId AND f.to_path IN (:...slice)', { repositoryId, slice })
+        .getRawMany<{ from_path: string }>();
+      const dependents = [...new Set([...callers, ...importers].map((r) => r.from_path))];
+      for (let j = 0; j < dependents.length; j += CHUNK) await m.update(GraphFileEntity, { repositoryId, path: In(dependents.slice(j, j + CHUNK)) }, { dirty: true });
+      await m.delete(GraphEdgeEntity, { repositoryId, toPath: In(slice) });
+      await m.delete(GraphEdgeEntity, { repositoryId, fromPath: In(slice) });
+      await m.delete(GraphFileImportEntity, { repositoryId, fromPath: In(slice) });
+      await m.delete(GraphSymbolEntity, { repositoryId, path: In(slice) });
+      await m.delete(GraphFileEntity, { repositoryId, path: In(slice) });
+    }
+  }
+
+  /** Every file's facts of a repository, and which of them are dirty. */
+  async loadFacts(repositoryId: string): Promise<{ files: GraphFile[]; dirty: string[] }> {
+    const rows = await this.db.getRepository(GraphFileEntity).find({ where: { repositoryId }, select: ['path', 'lang', 'facts', 'dirty'] });
+    return {
+      files: rows.map((r) => expandFacts(r.path, r.lang as ParsedLanguage, r.facts)),
+      dirty: rows.filter((r) => r.dirty).map((r) => r.path),
+    };
+  }
+
+  async hasDirty(repositoryId: string): Promise<boolean> {
+    return (await this.db.getRepository(GraphFileEntity).count({ where: { repositoryId, dirty: true }, take: 1 })) > 0;
+  }
+
+  /** Replaces the outgoing edges and imports of `fromPaths` with these, and marks them clean. */
+  async replaceEdges(workspaceId: string, repositoryId: string, fromPaths: string[], edges: GraphEdge[], dependencies: FileDependency[]): Promise<void> {
+    await this.tx.run(async (m) => {
+      for (let i = 0; i < fromPaths.length; i += CHUNK) {
+        const slice = fromPaths.slice(i, i + CHUNK);
+        await m.delete(GraphEdgeEntity, { repositoryId, fromPath: In(slice) });
+        await m.delete(GraphFileImportEntity, { repositoryId, fromPath: In(slice) });
+      }
+      await bulkInsert(
+        m,
+        GraphEdgeEntity,
+        edges.map((e) => ({
+          id: timeOrderedId(),
+          workspaceId,
+          repositoryId,
+          fromPath: e.fromPath,
+          fromSymbolId: e.fromKey === null ? null : graphSymbolId(repositoryId, e.fromPath, e.fromKey),
+          toPath: e.toPath,
+          toSymbolId: graphSymbolId(repositoryId, e.toPath, e.toKey),
+          kind: e.kind,
+          confidence: e.confidence,
+          line: e.line,
+          column: e.column,
+        })),
+      );
+      await bulkInsert(
+        m,
+        GraphFileImportEntity,
+        dependencies.map((d) => ({ id: timeOrderedId(), workspaceId, repositoryId, fromPath: d.fromPath, toPath: d.toPath, source: d.source.slice(0, 1000), line: d.line })),
+      );
+      for (let i = 0; i < fromPaths.length; i += CHUNK) await m.update(GraphFileEntity, { repositoryId, path: In(fromPaths.slice(i, i + CHUNK)) }, { dirty: false });
+    });
+  }
+
+  // --- reads -----------------------------------------------------------------------------------
+
+  /** Definitions whose name equals `query` or starts with it (case-insensitive); exact matches first. */
+  async findSymbols(workspaceId: string, query: string, options: { repositoryIds?: string[]; kinds?: string[]; limit: number; offset?: number }): Promise<GraphSymbolRow[]> {
+    const lower = query.toLowerCase();
+    const qb = this.db
+      .getRepository(GraphSymbolEntity)
+      .createQueryBuilder('s')
+      .where('s.workspace_id = :workspaceId', { workspaceId })
+      // A range instead of LIKE: both dialects answer it from the (workspace_id, name_lower) index.
+      .andWhere('s.name_lower >= :lo AND s.name_lower < :hi', { lo: lower, hi: `${lower}\uffff` });
+    if (options.repositoryIds?.length) qb.andWhere('s.repository_id IN (:...repos)', { repos: options.repositoryIds });
+    if (options.kinds?.length) qb.andWhere('s.kind IN (:...kinds)', { kinds: options.kinds });
+    qb.orderBy('CASE WHEN s.name_lower = :exact THEN 0 ELSE 1 END', 'ASC')
+      .setParameter('exact', lower)
+      .addOrderBy('LENGTH(s.name)', 'ASC')
+      .addOrderBy('s.path', 'ASC')
+      .addOrderBy('s.start_line', 'ASC')
+      .offset(options.offset ?? 0)
+      .limit(options.limit);
+    return qb.getMany();
+  }
+
+  findSymbol(workspaceId: string, id: string): Promise<GraphSymbolRow | null> {
+    return this.db.getRepository(GraphSymbolEntity).findOne({ where: { workspaceId, id } });
+  }
+
+  /**
+   * Edges into (`direction: 'in'`) or out of a symbol, with the symbol at the other end; highest
+   * confidence first, then by file and line.
+   */
+  async edgesOf(workspaceId: string, symbolId: string, direction: 'in' | 'out', kinds: string[], limit: number, offset = 0): Promise<GraphEdgeRow[]> {
+    const [mine, other] = direction === 'in' ? ['to_symbol_id', 'from_symbol_id'] : ['from_symbol_id', 'to_symbol_id'];
+    const cols = SYMBOL_COLUMNS.map((c) => `s.${c} AS s_${c}`).join(', ');
+    const rows = await this.query<Record<string, unknown>>(
+      `SELECT e.kind, e.confidence, e.line, e.col, e.from_path, e.to_path, e.repository_id, ${cols}
+         FROM graph_edges e LEFT JOIN graph_symbols s ON s.id = e.${other}
+        WHERE e.${mine} = ? AND e.workspace_id = ? AND e.kind IN (${kinds.map(() => '?').join(', ')})
+        ORDER BY e.confidence DESC, e.from_path, e.line, e.col
+        LIMIT ? OFFSET ?`,
+      [symbolId, workspaceId, ...kinds, limit, offset],
+    );
+    return rows.map((r) => ({
+      kind: String(r.kind),
+      confidence: Number(r.confidence),
+      line: Number(r.line),
+      column: Number(r.col),
+      fromPath: String(r.from_path),
+      toPath: String(r.to_path),
+      repositoryId: String(r.repository_id),
+      other: r.s_id ? symbolFromRaw(r) : null,
+    }));
+  }
+
+  /** Files `path` imports (`'out'`, external modules with `toPath` null) or files that import it (`'in'`). */
+  async fileImports(workspaceId: string, repositoryId: string, path: string, direction: 'in' | 'out', limit: number): Promise<GraphFileImportEntity[]> {
+    const where = direction === 'out' ? { workspaceId, repositoryId, fromPath: path } : { workspaceId, repositoryId, toPath: path };
+    return this.db.getRepository(GraphFileImportEntity).find({ where, order: direction === 'out' ? { line: 'ASC' } : { fromPath: 'ASC' }, take: limit });
+  }
+
+  async hasFile(workspaceId: string, repositoryId: string, path: string): Promise<boolean> {
+    return (await this.db.getRepository(GraphFileEntity).count({ where: { workspaceId, repositoryId, path }, take: 1 })) > 0;
+  }
+
+  /**
+   * Files tied to each seed file by calls (both directions) and imports (both directions), with
+   * the strongest tie per pair and why. At most `perSeed` edges are read per direction and seed batch.
+   */
+  async fileTies(workspaceId: string, seeds: Array<{ repositoryId: string; path: string }>, perSeed = 200): Promise<GraphFileTie[]> {
+    const ties = new Map<string, GraphFileTie>();
+    const keep = (t: GraphFileTie) => {
+      const key = `${t.repositoryId}\0${t.seedPath}\0${t.path}`;
+      const current = ties.get(key);
+      if (!current || current.weight < t.weight) ties.set(key, t);
+    };
+    const byRepo = new Map<string, string[]>();
+    for (const s of seeds) byRepo.set(s.repositoryId, [...(byRepo.get(s.repositoryId) ?? []), s.path]);
+    for (const [repositoryId, paths] of byRepo) {
+      const marks = paths.map(() => '?').join(', ');
+      const limit = perSeed * paths.length;
+      // Seed calls out: the callee's file is "called by" the seed's symbol.
+      const out = await this.query<Record<string, unknown>>(
+        `SELECT e.from_path AS seed, e.to_path AS other, MAX(e.confidence) AS weight, MIN(fs.qualified) AS via, MIN(ts.name) AS target
+           FROM graph_edges e LEFT JOIN graph_symbols fs ON fs.id = e.from_symbol_id LEFT JOIN graph_symbols ts ON ts.id = e.to_symbol_id
+          WHERE e.repository_id = ? AND e.workspace_id = ? AND e.from_path IN (${marks}) AND e.to_path <> e.from_path AND e.kind <> 'import'
+          GROUP BY e.from_path, e.to_path LIMIT ?`,
+        [repositoryId, workspaceId, ...paths, limit],
+      );
+      for (const r of out) keep({ repositoryId, seedPath: String(r.seed), path: String(r.other), weight: Number(r.weight), reason: `${r.target ?? 'defines code'} called by ${localSymbol(r.via) ?? r.seed}` });
+      // Seed is called: the caller's file "calls" into the seed.
+      const inbound = await this.query<Record<string, unknown>>(
+        `SELECT e.to_path AS seed, e.from_path AS other, MAX(e.confidence) AS weight, MIN(fs.qualified) AS via, MIN(ts.qualified) AS target
+           FROM graph_edges e LEFT JOIN graph_symbols fs ON fs.id = e.from_symbol_id LEFT JOIN graph_symbols ts ON ts.id = e.to_symbol_id
+          WHERE e.repository_id = ? AND e.workspace_id = ? AND e.to_path IN (${marks}) AND e.to_path <> e.from_path AND e.kind <> 'import'
+          GROUP BY e.to_path, e.from_path LIMIT ?`,
+        [repositoryId, workspaceId, ...paths, limit],
+      );
+      for (const r of inbound) keep({ repositoryId, seedPath: String(r.seed), path: String(r.other), weight: Number(r.weight), reason: `${localSymbol(r.via) ?? 'top-level code'} calls ${localSymbol(r.target) ?? r.seed}` });
+      const imports = await this.query<Record<string, unknown>>(
+        `SELECT from_path, to_path FROM graph_file_imports
+          WHERE repository_id = ? AND workspace_id = ? AND to_path IS NOT NULL AND (from_path IN (${marks}) OR to_path IN (${marks})) LIMIT ?`,
+        [repositoryId, workspaceId, ...paths, ...paths, limit],
+      );
+      const seedSet = new Set(paths);
+      for (const r of imports) {
+        const from = String(r.from_path);
+        const to = String(r.to_path);
+        if (seedSet.has(from)) keep({ repositoryId, seedPath: from, path: to, weight: IMPORT_TIE, reason: `imported by ${from}` });
+        if (seedSet.has(to)) keep({ repositoryId, seedPath: to, path: from, weight: IMPORT_TIE, reason: `imports ${to}` });
+      }
+    }
+    return [...ties.values()];
+  }
+
+  /** Rows of graph tables for a repository (for status and tests). */
+  async counts(repositoryId: string): Promise<{ files: number; symbols: number; edges: number; imports: number }> {
+    const [files, symbols, edges, imports] = await Promise.all([
+      this.db.getRepository(GraphFileEntity).count({ where: { repositoryId } }),
+      this.db.getRepository(GraphSymbolEntity).count({ where: { repositoryId } }),
+      this.db.getRepository(GraphEdgeEntity).count({ where: { repositoryId } }),
+      this.db.getRepository(GraphFileImportEntity).count({ where: { repositoryId } }),
+    ]);
+    return { files, symbols, edges, imports };
+  }
+
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    let n = 0;
+    const text = this.postgres ? sql.replace(/\?/g, () => `$${++n}`) : sql;
+    return this.db.query(text, params) as Promise<T[]>;
+  }
+}
+
+/** An import tie counts a little less than a certain call. */
+const IMPORT_TIE = 0.8;
+
+function localSymbol(qualified: unknown): string | null {
+  if (typeof qualified !== 'string' || !qualified) return null;
+  const colon = qualified.indexOf(':');
+  return colon >= 0 ? qualified.slice(colon + 1) : qualified;
+}
+
+function symbolFromRaw(r: Record<string, unknown>): GraphSymbolRow {
+  return {
+    id: String(r.s_id),
+    repositoryId: String(r.s_repository_id),
+    path: String(r.s_path),
+    qualified: String(r.s_qualified),
+    name: String(r.s_name),
+    kind: String(r.s_kind),
+    startLine: Number(r.s_start_line),
+    endLine: Number(r.s_end_line),
+    startByte: Number(r.s_start_byte),
+    endByte: Number(r.s_end_byte),
+  };
+}
+
+type CompactFacts = Pick<GraphFile, 'definitions' | 'references' | 'imports'>;
+
+function compactFacts(f: GraphFile): CompactFacts {
+  return { definitions: f.definitions, references: f.references, imports: f.imports };
+}
+
+function expandFacts(path: string, lang: ParsedLanguage, json: string): GraphFile {
+  const facts = JSON.parse(json) as CompactFacts;
+  return { path, lang, definitions: facts.definitions ?? [], references: facts.references ?? [], imports: facts.imports ?? [] };
+}
