@@ -8,3 +8,4 @@ export * from './learning';
 export * from './query';
 export * from './learning-to-rank';
 export * from './rerank';
+export * from './external';

@@ -9,6 +9,7 @@ import { registerMcp } from './commands/mcp.command';
 import { registerRanker } from './commands/ranker.command';
 import { registerSearch } from './commands/search.command';
 import { registerServe } from './commands/serve.command';
+import { registerSources } from './commands/sources.command';
 import { registerStatus } from './commands/status.command';
 import { registerTasks } from './commands/tasks.command';
 import { registerWorkspaces } from './commands/workspaces.command';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerKeys(program);
   registerMcp(program);
   registerWorkspaces(program);
+  registerSources(program);
   return program;
 }
 

@@ -115,7 +115,7 @@ export interface AppConfig {
   /** The reranker used by `rerank: true` searches (HTTP when `url` is set, else local). */
   rerank: { url?: string; model?: string; apiKey?: string; style: 'tei' | 'cohere'; timeoutMs: number; threshold: number; mode: 'drop' | 'flag' };
   /** External MCP sources fused into search (seed 002's merge settings). */
-  externalSources: { maxMergedResults: number; dedup: boolean; dedupThreshold: number; fallback: boolean; hydrateBytes: number };
+  externalSources: { maxMergedResults: number; dedup: boolean; dedupThreshold: number; fallback: boolean; hydrateBytes: number; childPath?: string };
   /** Ask's chat endpoint; `model` null = Ask disabled. */
   chat: { model: string | null; baseURL?: string; apiKey?: string; timeoutMs: number; maxRetries: number };
 }
@@ -228,6 +228,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       dedupThreshold: e.SEXTANT_MCP_DEDUP_THRESHOLD,
       fallback: e.SEXTANT_MCP_FALLBACK ?? true,
       hydrateBytes: e.SEXTANT_MCP_HYDRATE_BYTES,
+      /** stdio MCP servers get PATH (to find their command) and nothing else of this environment. */
+      childPath: env.PATH,
     },
     chat: { model: e.CHAT_MODEL ?? null, baseURL: e.CHAT_BASE_URL, apiKey: e.CHAT_API_KEY, timeoutMs: e.CHAT_TIMEOUT_MS, maxRetries: e.CHAT_MAX_RETRIES },
   };

@@ -22,6 +22,11 @@ export function formatSearchTable(res: SearchResponse): string {
     lines.push(`      sources: ${sources}${r.chunk?.symbol ? `   symbol: ${r.chunk.symbol}` : ''}`);
     if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
   }
+  for (const e of res.external ?? []) {
+    const band = e.rerank ? `  [${e.rerank.band} ${e.rerank.score.toFixed(1)}/4]` : '';
+    lines.push(`  E${e.rank}. ${e.title}  (external, ${e.search_source})${band}`);
+    if (e.source) lines.push(`      ${e.source}`);
+  }
   if (res.limits.length) lines.push(`limits: ${res.limits.join('; ')}`);
   const timings = Object.entries(res.timings_ms).map(([k, v]) => `${k} ${v}`).join(', ');
   lines.push(`timings (ms): ${timings}`, `search id: ${res.search_id}`);

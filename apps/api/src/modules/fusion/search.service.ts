@@ -8,6 +8,7 @@ import {
   SEARCH_SOURCES,
   SearchRequestSchema,
   type ChunkEvidence,
+  type ExternalResult,
   type ParsedSearchRequest,
   type RelatedTask,
   type SearchPartial,
@@ -33,6 +34,7 @@ import { MentionIndexCache } from './mentioned-files.cache';
 import { SearchCache } from './search-cache';
 import { SearchLogService } from './search-log.service';
 import { SearchRerankService } from './search-rerank.service';
+import { ExternalResultsService } from './external-results.service';
 import { STRUCTURAL_PRIORS } from './structural-priors.provider';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
@@ -146,6 +148,7 @@ export class SearchService {
     private readonly ranker: LearnedRankerService,
     metrics: MetricsService,
     private readonly reranking: SearchRerankService,
+    private readonly externalResults: ExternalResultsService,
   ) {
     this.searchDuration = metrics.histogram('search_duration_seconds', 'Search latency by strategy and whether the result cache answered', ['strategy', 'cached'], LATENCY_BUCKETS);
     this.sourceDuration = metrics.histogram('search_source_duration_seconds', 'Latency of each search source by outcome (ok, failed, timeout)', ['source', 'outcome'], LATENCY_BUCKETS);
@@ -186,7 +189,9 @@ export class SearchService {
     if (!sources.length) throw new DomainError(DomainErrorCode.InvalidInput, 'Every requested source has weight 0');
     const { filter, repoNames } = await this.buildFilter(workspaceId, request);
     const repoIds = new Set(repoNames.keys());
-    const useCache = options.cache !== false && !options.onPartial;
+    // External sources answer live data: a search that has any is never served from (or put in) the cache.
+    const externalRuns = await this.externalResults.start(workspaceId, request, options.signal);
+    const useCache = options.cache !== false && !options.onPartial && !externalRuns.length;
     const model = options.ranker !== 'off' && isDefaultRequest(request) ? await this.ranker.current(workspaceId) : null;
     const cacheKey = this.cache.key(workspaceId, { ...request, sources }, { weights, version: current.version, ranker: model?.version ?? 0 });
 
@@ -211,31 +216,53 @@ export class SearchService {
     const outcomes = new Map<SearchSource, SourceOutcome>();
     const limits: string[] = [];
     const plan = await this.planQuery(workspaceId, request, filter, repoIds, limits);
+    // External MCP sources (`mcp.<name>`) fuse with their priority as weight; their other hits are external results.
+    const fusionWeights: SourceWeights = { ...weights, ...Object.fromEntries(externalRuns.map((r) => [r.source, r.priority])) };
+    const externalBySource = new Map<string, ExternalResult[]>();
+    const done: string[] = [];
+    const emitPartial = (source: string) => {
+      done.push(source);
+      if (!options.onPartial || options.signal?.aborted) return;
+      const fused = this.fuseOutcomes([...outcomes.values()], request, fusionWeights, plan);
+      options.onPartial({
+        source,
+        results: this.buildResults(fused.slice(0, request.top_k), outcomes, repoNames, null, request),
+        ...(externalRuns.length ? { external: this.externalResults.preview([...externalBySource.values()].flat()) } : {}),
+        sources_done: [...done],
+        sources_pending: [...sources, ...externalRuns.map((r) => r.source)].filter((s) => !done.includes(s)),
+        limits: [...limits],
+        elapsed_ms: round(performance.now() - started),
+      });
+    };
     const runs = sources.map((source) =>
       this.runSource(source, workspaceId, request, plan, filter, vectorPromise, timeoutMs, options.signal, repoIds).then((outcome) => {
         outcomes.set(source, outcome);
         timings[source] = round(outcome.ms);
         if (outcome.error) limits.push(`${source}: ${outcome.error}`);
         if (outcome.result) limits.push(...outcome.result.limits);
-        if (options.onPartial && !options.signal?.aborted) {
-          const done = [...outcomes.keys()];
-          const fused = this.fuseOutcomes([...outcomes.values()], request, weights, plan);
-          options.onPartial({
-            source,
-            results: this.buildResults(fused.slice(0, request.top_k), outcomes, repoNames, null, request),
-            sources_done: done,
-            sources_pending: sources.filter((s) => !outcomes.has(s)),
-            limits: [...limits],
-            elapsed_ms: round(performance.now() - started),
-          });
-        }
+        emitPartial(source);
       }),
     );
-    await Promise.all(runs);
+    const externalFailures: string[] = [];
+    const externalDone = externalRuns.map((run) =>
+      run.outcome.then(async (outcome) => {
+        const split = await this.externalResults.split(workspaceId, outcome).catch(() => ({ files: { files: [], limits: [] }, external: outcome.results }));
+        if (split.files.files.length) outcomes.set(outcome.source as SearchSource, { source: outcome.source as SearchSource, result: split.files, ms: outcome.ms });
+        externalBySource.set(outcome.source, split.external);
+        timings[outcome.source] = round(outcome.ms);
+        if (outcome.error) {
+          limits.push(`${outcome.source}: ${outcome.error}; dropped from this search`);
+          externalFailures.push(`${outcome.source}: ${outcome.error}`);
+        }
+        emitPartial(outcome.source);
+      }),
+    );
+    await Promise.all([...runs, ...externalDone]);
     if (options.signal?.aborted) throw new DomainError(DomainErrorCode.Unavailable, 'search cancelled');
+    if (externalFailures.length && !this.externalResults.fallback) throw new DomainError(DomainErrorCode.Unavailable, `External source failed and fallback is off (SEXTANT_MCP_FALLBACK=false): ${externalFailures.join('; ')}`);
 
     const fusionStarted = performance.now();
-    let fused = this.fuseOutcomes([...outcomes.values()], request, weights, plan);
+    let fused = this.fuseOutcomes([...outcomes.values()], request, fusionWeights, plan);
     if (model && fused.length) fused = await this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds);
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
@@ -246,14 +273,20 @@ export class SearchService {
     let results = this.buildResults(topFiles, outcomes, repoNames, evidence, request);
     if (request.granularity === 'chunk') results = toChunkResults(results, request.top_k);
     timings.hydrate = round(performance.now() - hydrateStarted);
+    let external: ExternalResult[] = [];
+    if (externalRuns.length) {
+      const mergeStarted = performance.now();
+      ({ results, external } = await this.externalResults.merge(results, [...externalBySource.values()].flat(), limits, options.signal));
+      timings.external_merge = round(performance.now() - mergeStarted);
+    }
     if (request.rerank === true) {
       const rerankStarted = performance.now();
-      ({ results } = await this.reranking.rerank(request, results, [], limits, options.signal));
+      ({ results, external } = await this.reranking.rerank(request, results, external, limits, options.signal));
       timings.rerank = round(performance.now() - rerankStarted);
     }
     timings.total = round(performance.now() - started);
 
-    const rankings = this.rankingsOf([...outcomes.values()]);
+    const rankings = this.rankingsOf([...outcomes.values()]).filter((r) => !r.source.startsWith('mcp.'));
     const response: Omit<SearchResponse, 'search_id' | 'cached'> = {
       query: request.query,
       query_class: queryClass,
@@ -263,6 +296,7 @@ export class SearchService {
       weights_version: current.version,
       match,
       results,
+      ...(externalRuns.length ? { external } : {}),
       limits: [...new Set(limits)],
       timings_ms: timings,
     };

@@ -36,7 +36,7 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
       : {};
     const request = SearchRequestSchema.parse({ query: args.query, top_k: args.top_k, rerank: args.rerank, granularity: 'chunk', ...(Object.keys(filters).length ? { filters } : {}) });
     const res = await this.search.search(ctx.auth.workspaceId, request, { principal: ctx.auth.principal, signal: ctx.signal });
-    const structured: McpSearchOutput = { results: res.results.filter(hasText).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, match: res.match, limits: res.limits };
+    const structured: McpSearchOutput = { results: res.results.filter(hasText).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, match: res.match, limits: res.limits, ...(res.external ? { external: res.external } : {}) };
     return { structured, text: renderSearch(structured, res.search_id), searchId: res.search_id, resultCount: structured.results.length };
   }
 }
@@ -83,7 +83,7 @@ export function toMcpResult(r: SearchResult): McpSearchResult {
 }
 
 function renderSearch(out: McpSearchOutput, searchId: string): string {
-  if (!out.results.length) {
+  if (!out.results.length && !out.external?.length) {
     return [`No results for "${out.queryEcho}".`, 'Try fewer or different words, an identifier name, or remove filters.', ...(out.limits.length ? [`Limits: ${out.limits.join('; ')}`] : []), `search_id: ${searchId}`].join('\n');
   }
   const lines = [`${out.results.length} result(s) for "${out.queryEcho}" (call fetch with objectIds to read full chunks):`, ''];
@@ -97,6 +97,15 @@ function renderSearch(out: McpSearchOutput, searchId: string): string {
     if (tasks.length) lines.push(`   past work: ${tasks.join('; ')}`);
     lines.push(...firstLines(r.snippet, 4).split('\n').map((l) => `   | ${l}`), '');
   });
+  if (out.external?.length) {
+    lines.push(`${out.external.length} result(s) from external MCP sources (not in the index; read them at their URL):`, '');
+    for (const e of out.external) {
+      const band = e.rerank ? `, ${e.rerank.band} ${e.rerank.score.toFixed(1)}/4` : '';
+      lines.push(`E${e.rank}. ${e.title}  [via ${e.search_source} (${e.metadata.mcp_tool})${band}]`);
+      if (e.source) lines.push(`   ${e.source}`);
+      lines.push(...firstLines(e.text, 4).split('\n').map((l) => `   | ${l}`), '');
+    }
+  }
   if (out.limits.length) lines.push(`Limits: ${out.limits.join('; ')}`);
   lines.push(`search_id: ${searchId}`);
   return lines.join('\n');

@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { McpSourceCreateSchema, McpSourceUpdateSchema, type McpSource, type McpSourceTestResult } from '@sextant/contracts';
+import type { z } from 'zod';
+import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
+import { APP_CONFIG } from '../../config/config.module';
+import type { AppConfig } from '../../config/config.schema';
+import { ExternalSearchService } from './external-search.service';
+import { McpConnectionPool } from './mcp-connection.pool';
+import { mapMcpSource, toSourceConfig } from './mcp-source.mapper';
+import { McpSourcesRepository } from './mcp-sources.repository';
+import { checkOutboundUrl } from './outbound-url';
+
+/** Admin use cases of external MCP sources; every one is scoped to the caller's workspace. */
+@Injectable()
+export class McpSourcesService {
+  constructor(
+    private readonly rows: McpSourcesRepository,
+    private readonly pool: McpConnectionPool,
+    private readonly search: ExternalSearchService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async list(workspaceId: string): Promise<McpSource[]> {
+    return (await this.rows.list(workspaceId)).map(mapMcpSource);
+  }
+
+  async get(workspaceId: string, idOrName: string): Promise<McpSource> {
+    return mapMcpSource(await this.require(workspaceId, idOrName));
+  }
+
+  async create(workspaceId: string, input: z.output<typeof McpSourceCreateSchema>): Promise<McpSource> {
+    if (await this.rows.nameTaken(workspaceId, input.name)) throw new DomainError(DomainErrorCode.Conflict, `An MCP source named ${input.name} already exists in this workspace`, { name: input.name });
+    if (input.transport.type === 'http') await checkOutboundUrl(input.transport.url, this.config.indexing.cloneAllowedHosts);
+    const row = await this.rows.insert({
+      workspaceId,
+      name: input.name,
+      transportType: input.transport.type,
+      transport: JSON.stringify(input.transport),
+      enabled: input.enabled,
+      priority: input.priority,
+      resultLimit: input.result_limit,
+      timeoutMs: input.timeout_ms,
+    });
+    return mapMcpSource(row);
+  }
+
+  async update(workspaceId: string, idOrName: string, input: z.output<typeof McpSourceUpdateSchema>): Promise<McpSource> {
+    const row = await this.require(workspaceId, idOrName);
+    if (input.transport) {
+      if (input.transport.type === 'http') await checkOutboundUrl(input.transport.url, this.config.indexing.cloneAllowedHosts);
+      row.transport = JSON.stringify(input.transport);
+      row.transportType = input.transport.type;
+    }
+    if (input.enabled !== undefined) row.enabled = input.enabled;
+    if (input.priority !== undefined) row.priority = input.priority;
+    if (input.result_limit !== undefined) row.resultLimit = input.result_limit;
+    if (input.timeout_ms !== undefined) row.timeoutMs = input.timeout_ms;
+    const saved = await this.rows.save(row);
+    await this.pool.evict(saved.id);
+    return mapMcpSource(saved);
+  }
+
+  /** Removes the source and stops its server (a stdio server's whole process group). */
+  async remove(workspaceId: string, idOrName: string): Promise<McpSource> {
+    const row = await this.require(workspaceId, idOrName);
+    await this.rows.remove(row);
+    await this.pool.evict(row.id);
+    return mapMcpSource(row);
+  }
+
+  /** Connects (or reuses the connection), lists the tools, picks the search tool and runs one query. */
+  async test(workspaceId: string, idOrName: string, query: string): Promise<McpSourceTestResult> {
+    const config = toSourceConfig(await this.require(workspaceId, idOrName));
+    return this.search.probe(config, query);
+  }
+
+  private async require(workspaceId: string, idOrName: string) {
+    const row = await this.rows.find(workspaceId, idOrName);
+    if (!row) throw notFound('MCP source', idOrName);
+    return row;
+  }
+}

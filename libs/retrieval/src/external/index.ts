@@ -1,0 +1,3 @@
+export * from './choose-search-tool';
+export * from './normalize-tool-result';
+export * from './merge-by-priority';
