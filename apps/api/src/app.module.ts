@@ -8,6 +8,7 @@ import { ConfigModule } from './config/config.module';
 import type { AppConfig } from './config/config.schema';
 import { DatabaseModule } from './database/database.module';
 import { loggerOptions } from './logging/logger.options';
+import { AskModule } from './modules/ask/ask.module';
 import { AuthModule } from './modules/auth/auth.module';
 import { CodeGraphModule } from './modules/code-graph/code-graph.module';
 import { EvaluationModule } from './modules/evaluation/evaluation.module';
@@ -45,6 +46,7 @@ export class AppModule {
         FusionModule,
         FeedbackModule,
         EvaluationModule,
+        AskModule,
         McpModule,
         RealtimeModule,
       ],

@@ -322,6 +322,7 @@ export const MCP_TOOL_NAMES = [
   'refresh_index',
   'index_status',
   'rate_result',
+  'ask',
   'find_references',
   'find_callers',
   'find_callees',

@@ -8,4 +8,5 @@ export * from './learning';
 export * from './query';
 export * from './learning-to-rank';
 export * from './rerank';
+export * from './answer';
 export * from './external';

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Command, CommanderError } from 'commander';
 import { ExitCode } from './cli-context';
+import { registerAsk } from './commands/ask.command';
 import { registerDb } from './commands/db.command';
 import { registerEval } from './commands/eval.command';
 import { registerIndex } from './commands/index.command';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerIndex(program);
   registerStatus(program);
   registerSearch(program);
+  registerAsk(program);
   registerRanker(program);
   registerTasks(program);
   registerEval(program);

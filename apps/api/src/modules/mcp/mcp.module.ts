@@ -1,4 +1,5 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { AskModule } from '../ask/ask.module';
 import { CodeGraphModule } from '../code-graph/code-graph.module';
 import { FeedbackModule } from '../feedback/feedback.module';
 import { FeedbackService } from '../feedback/feedback.service';
@@ -18,16 +19,17 @@ import { IndexStatusTool, RefreshIndexTool } from './tools/index.tools';
 import { RateResultTool } from './tools/rate-result.tool';
 import { SearchTool } from './tools/search.tool';
 import { SearchSimilarTasksTool } from './tools/similar-tasks.tool';
+import { AskTool } from './tools/ask.tool';
 
 /** Listed in this order by `tools/list`. */
-const TOOLS = [SearchTool, FetchTool, SearchFilesByContentTool, SearchFunctionsTool, SearchClassesTool, SearchSimilarTasksTool, SearchDocsTool, RefreshIndexTool, IndexStatusTool, RateResultTool, FindReferencesTool, FindCallersTool, FindCalleesTool];
+const TOOLS = [SearchTool, FetchTool, SearchFilesByContentTool, SearchFunctionsTool, SearchClassesTool, SearchSimilarTasksTool, SearchDocsTool, RefreshIndexTool, IndexStatusTool, RateResultTool, AskTool, FindReferencesTool, FindCallersTool, FindCalleesTool];
 
 /**
  * The MCP surface for AI agents: `POST /mcp` (Streamable HTTP, stateless) and, through
  * McpServerFactory, `sextant mcp --stdio`.
  */
 @Module({
-  imports: [FusionModule, TaskHistoryModule, IndexingModule, FeedbackModule, CodeGraphModule],
+  imports: [FusionModule, TaskHistoryModule, IndexingModule, FeedbackModule, AskModule, CodeGraphModule],
   controllers: [McpController],
   providers: [
     ...TOOLS,

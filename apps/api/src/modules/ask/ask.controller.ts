@@ -1,0 +1,106 @@
+import { Body, Controller, Get, HttpCode, Logger, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiProduces, ApiTags } from '@nestjs/swagger';
+import { AskRequestSchema, AskStreamQuerySchema, problem, type AskResponse, type AskStatus } from '@sextant/contracts';
+import type { Request, Response } from 'express';
+import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
+import { writeProblem } from '../../common/problem-details';
+import { requestIdOf } from '../../common/request-id';
+import { zodDto } from '../../common/zod-validation.pipe';
+import type { AuthContext } from '../auth/auth-context';
+import { KeyRevocations } from '../auth/key-revocations';
+import { RequireRole } from '../auth/role.decorator';
+import { CurrentAuth } from '../workspaces/current-workspace.decorator';
+import { askProblem, AskError } from './ask.errors';
+import { AskService } from './ask.service';
+
+class AskRequestDto extends zodDto(AskRequestSchema) {}
+class AskStreamQueryDto extends zodDto(AskStreamQuerySchema) {}
+
+@ApiTags('ask')
+@Controller('v1/ask')
+export class AskController {
+  private readonly logger = new Logger(AskController.name);
+
+  constructor(
+    private readonly asks: AskService,
+    private readonly revocations: KeyRevocations,
+  ) {}
+
+  /** Whether Ask is configured, and with which model (the dashboard says how to configure it when not). */
+  @Get('status')
+  status(): AskStatus {
+    return this.asks.status();
+  }
+
+  /** A grounded answer with numbered citations (file lines or task ids), as one JSON response. */
+  @Post()
+  @HttpCode(200)
+  @RequireRole('reader')
+  @ApiZodBody(AskRequestSchema)
+  async ask(@CurrentAuth() auth: AuthContext, @Body() body: AskRequestDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    try {
+      const answer: AskResponse = await this.asks.ask(auth.workspaceId, body, { principal: auth.principal, signal: controller.signal });
+      res.status(200).json(answer);
+    } catch (err) {
+      if (controller.signal.aborted) return;
+      const failure = askProblem(err, requestIdOf(req, res));
+      if (failure.unexpected) this.logger.error({ err }, 'Answer failed');
+      if (err instanceof AskError && err.retryAfterS !== undefined) res.setHeader('Retry-After', String(Math.ceil(err.retryAfterS)));
+      writeProblem(res, failure.problem);
+    }
+  }
+
+  /** Server-sent events: `step`, `token`, `citation` while the answer is written, then `done` (the full answer) or `error` (problem details). */
+  @Get('stream')
+  @ApiProduces('text/event-stream')
+  @ApiZodQuery(AskStreamQuerySchema)
+  async stream(@CurrentAuth() auth: AuthContext, @Query() q: AskStreamQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const requestId = requestIdOf(req, res);
+    const parsed = AskRequestSchema.safeParse({
+      query: q.q,
+      ...(q.top_k ? { top_k: q.top_k } : {}),
+      ...(q.max_context_tokens ? { max_context_tokens: q.max_context_tokens } : {}),
+      ...(q.max_steps !== undefined ? { max_steps: q.max_steps } : {}),
+    });
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message, code: i.code }));
+      return writeProblem(res, problem(400, 'validation_failed', `Invalid request query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, requestId, { issues }));
+    }
+    const status = this.asks.status();
+    // Before the stream starts: an ordinary problem+json response.
+    if (!status.enabled) return writeProblem(res, problem(503, 'ask_disabled', status.message, requestId));
+    res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
+    res.flushHeaders();
+    const controller = new AbortController();
+    req.on('close', () => controller.abort());
+    const send = (event: string, data: unknown) => {
+      if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    };
+    const unwatch = this.revocations.watch(auth, () => {
+      send('error', problem(401, 'unauthenticated', 'The API key of this stream was revoked', requestId));
+      controller.abort();
+      res.end();
+    });
+    try {
+      const done = await this.asks.ask(auth.workspaceId, parsed.data, {
+        principal: auth.principal,
+        signal: controller.signal,
+        onEvent: (e) => send(e.type, e.type === 'step' ? e.step : e.type === 'token' ? { text: e.text } : e.citation),
+      });
+      send('done', done);
+    } catch (err) {
+      if (!controller.signal.aborted) {
+        const failure = askProblem(err, requestId);
+        if (failure.unexpected) this.logger.error({ err, requestId }, 'Streamed answer failed');
+        send('error', failure.problem);
+      }
+    } finally {
+      unwatch();
+    }
+    if (!res.writableEnded) res.end();
+  }
+}
