@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 
 /**
  * The code graph over REST (`/v1/symbols…`, `/v1/files/dependencies|dependents`) and its MCP
@@ -10,7 +11,6 @@ import { z } from 'zod';
  * const page: SymbolEdgesResponse = SymbolEdgesResponseSchema.parse(await res.json());
  */
 
-const Limit = (byDefault: number, max: number) => z.coerce.number().int().min(1).max(max).default(byDefault);
 const RepositoryRef = z.string().trim().min(1).max(200).describe('repository name or id');
 const FilePath = z
   .string()
@@ -50,21 +50,17 @@ export const SymbolSearchQuerySchema = z
     query: z.string().trim().min(1, 'query must not be empty').max(300),
     repository: RepositoryRef.optional(),
     kind: z.enum(GRAPH_SYMBOL_KINDS).optional(),
-    limit: Limit(50, 200),
-    offset: z.coerce.number().int().min(0).max(10_000).default(0),
+    ...pageQueryShape(50, 200),
   })
   .strict();
 export type SymbolSearchQuery = z.infer<typeof SymbolSearchQuerySchema>;
 
-export const SymbolSearchResponseSchema = z.object({ query: z.string(), symbols: z.array(GraphSymbolSchema) });
+export const SymbolSearchResponseSchema = z.object({ query: z.string(), symbols: z.array(GraphSymbolSchema), next_cursor: NextCursorSchema });
 export type SymbolSearchResponse = z.infer<typeof SymbolSearchResponseSchema>;
 
 /** `GET /v1/symbols/:id/references|callers|callees`: one page of edges. */
 export const SymbolEdgesQuerySchema = z
-  .object({
-    limit: Limit(100, 500),
-    offset: z.coerce.number().int().min(0).max(100_000).default(0),
-  })
+  .object({ ...pageQueryShape(100, 500) })
   .strict();
 export type SymbolEdgesQuery = z.infer<typeof SymbolEdgesQuerySchema>;
 
@@ -86,6 +82,7 @@ export type GraphSite = z.infer<typeof GraphSiteSchema>;
 export const SymbolEdgesResponseSchema = z.object({
   symbol: GraphSymbolSchema,
   edges: z.array(GraphSiteSchema),
+  next_cursor: NextCursorSchema,
 });
 export type SymbolEdgesResponse = z.infer<typeof SymbolEdgesResponseSchema>;
 
@@ -94,7 +91,7 @@ export const FileGraphQuerySchema = z
   .object({
     repository: RepositoryRef,
     path: FilePath,
-    limit: Limit(200, 1000),
+    ...pageQueryShape(200, 1000),
   })
   .strict();
 export type FileGraphQuery = z.infer<typeof FileGraphQuerySchema>;
@@ -111,6 +108,7 @@ export const FileDependenciesResponseSchema = z.object({
   repository_id: z.string(),
   path: z.string(),
   files: z.array(FileDependencySchema),
+  next_cursor: NextCursorSchema,
 });
 export type FileDependenciesResponse = z.infer<typeof FileDependenciesResponseSchema>;
 

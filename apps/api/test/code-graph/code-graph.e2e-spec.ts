@@ -94,6 +94,10 @@ describe('code graph: build, navigate, update incrementally', () => {
     expect(res.body.symbols).toEqual([
       expect.objectContaining({ name: 'save_record', path: 'pkg/store.py', qualified_name: 'pkg/store.py:save_record', kind: 'function', repository_id: repoId, range: expect.objectContaining({ start_line: 0, end_line: 1 }) }),
     ]);
+    const first = await api().get('/v1/symbols').query({ query: 's', limit: 1 }).set(bearer(reader)).expect(200);
+    expect(first.body.symbols).toHaveLength(1);
+    const second = await api().get('/v1/symbols').query({ query: 's', limit: 1, cursor: first.body.next_cursor }).set(bearer(reader)).expect(200);
+    expect(second.body.symbols[0].id).not.toBe(first.body.symbols[0].id);
     const scoped = await api().get('/v1/symbols').query({ query: 'run', repository: 'shop', kind: 'method' }).set(bearer(reader)).expect(200);
     expect(scoped.body.symbols.map((s: Symbol) => s.qualified_name)).toEqual(['app/service.py:Service.run']);
   });
@@ -110,7 +114,7 @@ describe('code graph: build, navigate, update incrementally', () => {
 
   it('lists file dependencies and dependents (path as a query parameter)', async () => {
     const deps = await api().get('/v1/files/dependencies').query({ repository: 'shop', path: 'app/service.py' }).set(bearer(reader)).expect(200);
-    expect(deps.body).toEqual({ repository_id: repoId, path: 'app/service.py', files: [{ path: 'pkg/__init__.py', source: 'pkg', line: 0 }] });
+    expect(deps.body).toEqual({ repository_id: repoId, path: 'app/service.py', files: [{ path: 'pkg/__init__.py', source: 'pkg', line: 0 }], next_cursor: null });
     const dependents = await api().get('/v1/files/dependents').query({ repository: repoId, path: 'pkg/store.py' }).set(bearer(reader)).expect(200);
     expect(dependents.body.files.map((f: { path: string }) => f.path).sort()).toEqual(['app/cleanup.py', 'pkg/__init__.py']);
   });

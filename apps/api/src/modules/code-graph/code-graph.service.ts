@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FileDependenciesResponse, FileGraphQuery, GraphSite, GraphSymbol, SymbolEdgesQuery, SymbolEdgesResponse, SymbolSearchQuery, SymbolSearchResponse } from '@sextant/contracts';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
+import { decodePageCursor, pageFromRows } from '../../common/page-cursor';
 import { CodeGraphRepository, type GraphEdgeRow, type GraphSymbolRow } from '../indexing/repositories/code-graph.repository';
 import { RepositoriesRepository } from '../indexing/repositories/repositories.repository';
 
@@ -18,15 +19,18 @@ export class CodeGraphService {
 
   async searchSymbols(workspaceId: string, q: SymbolSearchQuery): Promise<SymbolSearchResponse> {
     const repositoryIds = q.repository ? [await this.repositoryId(workspaceId, q.repository)] : undefined;
-    const rows = await this.graph.findSymbols(workspaceId, q.query, { repositoryIds, kinds: q.kind ? [q.kind] : undefined, limit: q.limit, offset: q.offset });
-    return { query: q.query, symbols: rows.map(mapGraphSymbol) };
+    const offset = decodePageCursor(q.cursor);
+    const rows = await this.graph.findSymbols(workspaceId, q.query, { repositoryIds, kinds: q.kind ? [q.kind] : undefined, limit: q.limit + 1, offset });
+    const page = pageFromRows(rows, q.limit, offset);
+    return { query: q.query, symbols: page.items.map(mapGraphSymbol), next_cursor: page.next_cursor };
   }
 
   async edges(workspaceId: string, symbolId: string, direction: SymbolEdgeDirection, q: SymbolEdgesQuery): Promise<SymbolEdgesResponse> {
     const symbol = await this.graph.findSymbol(workspaceId, symbolId);
     if (!symbol) throw notFound('symbol', symbolId);
-    const rows = await this.edgeRows(workspaceId, symbol.id, direction, q.limit, q.offset);
-    return { symbol: mapGraphSymbol(symbol), edges: rows.map(mapGraphSite) };
+    const offset = decodePageCursor(q.cursor);
+    const page = pageFromRows(await this.edgeRows(workspaceId, symbol.id, direction, q.limit + 1, offset), q.limit, offset);
+    return { symbol: mapGraphSymbol(symbol), edges: page.items.map(mapGraphSite), next_cursor: page.next_cursor };
   }
 
   edgeRows(workspaceId: string, symbolId: string, direction: SymbolEdgeDirection, limit: number, offset = 0): Promise<GraphEdgeRow[]> {
@@ -36,12 +40,15 @@ export class CodeGraphService {
 
   async fileDependencies(workspaceId: string, q: FileGraphQuery, direction: 'dependencies' | 'dependents'): Promise<FileDependenciesResponse> {
     const repositoryId = await this.repositoryId(workspaceId, q.repository);
-    if (!(await this.graph.hasFile(workspaceId, repositoryId, q.path))) throw notFound('file', q.path);
-    const rows = await this.graph.fileImports(workspaceId, repositoryId, q.path, direction === 'dependencies' ? 'out' : 'in', q.limit);
+    if (!(await this.graph.hasFile(workspaceId, repositoryId, q.path))) throw new DomainError(DomainErrorCode.NotFound, `file ${q.path} is not in the code graph (not indexed, or not a parsed language)`, { path: q.path });
+    const offset = decodePageCursor(q.cursor);
+    const rows = await this.graph.fileImports(workspaceId, repositoryId, q.path, direction === 'dependencies' ? 'out' : 'in', q.limit + 1, offset);
+    const page = pageFromRows(rows, q.limit, offset);
     return {
       repository_id: repositoryId,
       path: q.path,
-      files: rows.map((r) => ({ path: direction === 'dependencies' ? r.toPath : r.fromPath, source: r.source, line: r.line })),
+      files: page.items.map((r) => ({ path: direction === 'dependencies' ? r.toPath : r.fromPath, source: r.source, line: r.line })),
+      next_cursor: page.next_cursor,
     };
   }
 

@@ -227,9 +227,9 @@ export class CodeGraphRepository {
   }
 
   /** Files `path` imports (`'out'`, external modules with `toPath` null) or files that import it (`'in'`). */
-  async fileImports(workspaceId: string, repositoryId: string, path: string, direction: 'in' | 'out', limit: number): Promise<GraphFileImportEntity[]> {
+  async fileImports(workspaceId: string, repositoryId: string, path: string, direction: 'in' | 'out', limit: number, offset = 0): Promise<GraphFileImportEntity[]> {
     const where = direction === 'out' ? { workspaceId, repositoryId, fromPath: path } : { workspaceId, repositoryId, toPath: path };
-    return this.db.getRepository(GraphFileImportEntity).find({ where, order: direction === 'out' ? { line: 'ASC' } : { fromPath: 'ASC' }, take: limit });
+    return this.db.getRepository(GraphFileImportEntity).find({ where, order: direction === 'out' ? { line: 'ASC', id: 'ASC' } : { fromPath: 'ASC', line: 'ASC', id: 'ASC' }, skip: offset, take: limit });
   }
 
   async hasFile(workspaceId: string, repositoryId: string, path: string): Promise<boolean> {
