@@ -8,6 +8,7 @@ import { KeyPrompt } from './components/key-prompt';
 import { ActivityFeed, displayPrincipal, Presence } from './components/presence';
 import { PAGES, useHashRoute } from './lib/hash-route';
 import { useTheme } from './lib/theme';
+import { AskPage } from './pages/ask-page';
 import { FilePage } from './pages/file-page';
 import { InsightsPage } from './pages/insights-page';
 import { RepositoriesPage } from './pages/repositories-page';
@@ -111,6 +112,7 @@ function Shell({ me, apiKey }: { me: Me; apiKey: string | null }) {
         <main id="main" tabIndex={-1}>
           {route.page === 'search' && <SearchPage params={route.params} />}
           {route.page === 'file' && <FilePage params={route.params} />}
+          {route.page === 'ask' && <AskPage />}
           {route.page === 'repos' && <RepositoriesPage role={me.role} />}
           {route.page === 'tasks' && <TasksPage focusTaskId={route.params.get('id')} canImport={me.role !== 'reader'} />}
           {route.page === 'insights' && <InsightsPage />}

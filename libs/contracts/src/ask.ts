@@ -49,6 +49,8 @@ export const AskCitationSchema = z.discriminatedUnion('kind', [
     n: z.number().int().min(1),
     kind: z.literal('file'),
     chunk_id: z.string(),
+    /** The dashboard's file view takes it (`#/file?repo=<repo_id>&path=…&lines=a-b`). */
+    repo_id: z.string(),
     repo_name: z.string().nullable(),
     path: z.string(),
     start_line: z.number().int().min(1),

@@ -1,9 +1,10 @@
 import { useSyncExternalStore } from 'react';
 
-export type Page = 'search' | 'repos' | 'tasks' | 'insights' | 'settings' | 'file';
+export type Page = 'search' | 'ask' | 'repos' | 'tasks' | 'insights' | 'settings' | 'file';
 /** The tabs, in order. Pages reached only by link (the file view) are not tabs. */
 export const PAGES: ReadonlyArray<{ page: Page; label: string }> = [
   { page: 'search', label: 'Search' },
+  { page: 'ask', label: 'Ask' },
   { page: 'repos', label: 'Repositories' },
   { page: 'tasks', label: 'Tasks' },
   { page: 'insights', label: 'Insights' },

@@ -3,7 +3,7 @@ import { headerValue, neutraliseInstructions } from './quote-retrieved-text';
 
 /** Something retrieved that an answer may cite: a chunk of a file (0-based inclusive lines) or a past task. */
 export type AnswerSourceInput =
-  | { kind: 'file'; chunkId: string; repoName: string | null; path: string; startLine: number; endLine: number; text: string }
+  | { kind: 'file'; chunkId: string; repoId: string; repoName: string | null; path: string; startLine: number; endLine: number; text: string }
   | { kind: 'task'; taskId: string; title: string; text: string };
 
 /** A source as the model saw it: its number, the text it got (budgeted, neutralised) and the block that carried it. */

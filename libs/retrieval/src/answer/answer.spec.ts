@@ -1,6 +1,6 @@
 import { AnswerContext, buildAnswerMessages, CitationStream, extractCitationNumbers, mapCitations, neutraliseInstructions, NOT_IN_CONTEXT, type AnswerSourceInput } from '.';
 
-const file = (id: string, path: string, startLine: number, endLine: number, text: string): AnswerSourceInput => ({ kind: 'file', chunkId: id, repoName: 'shop', path, startLine, endLine, text });
+const file = (id: string, path: string, startLine: number, endLine: number, text: string): AnswerSourceInput => ({ kind: 'file', chunkId: id, repoId: 'r1', repoName: 'shop', path, startLine, endLine, text });
 const task = (taskId: string, title: string, text: string): AnswerSourceInput => ({ kind: 'task', taskId, title, text });
 
 describe('citations', () => {
@@ -17,7 +17,7 @@ describe('citations', () => {
     ctx.add([file('c1', 'src/auth/session.ts', 9, 23, 'class SessionStore {}'), task('T-103', 'Login sessions expire too early', 'Users are logged out.')]);
     const { citations, unknown } = mapCitations('The store refreshes tokens [1]; see the earlier bug [2] and [7].', (n) => ctx.get(n));
     expect(citations).toEqual([
-      { n: 1, kind: 'file', chunk_id: 'c1', repo_name: 'shop', path: 'src/auth/session.ts', start_line: 10, end_line: 24, label: 'src/auth/session.ts:10-24' },
+      { n: 1, kind: 'file', chunk_id: 'c1', repo_id: 'r1', repo_name: 'shop', path: 'src/auth/session.ts', start_line: 10, end_line: 24, label: 'src/auth/session.ts:10-24' },
       { n: 2, kind: 'task', task_id: 'T-103', title: 'Login sessions expire too early', label: 'T-103' },
     ]);
     expect(unknown).toEqual([7]);

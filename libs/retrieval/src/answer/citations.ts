@@ -23,12 +23,12 @@ export function extractCitationNumbers(answer: string): number[] {
 
 /** A citation as clients receive it: what `[n]` points at (1-based lines). */
 export type MappedCitation =
-  | { n: number; kind: 'file'; chunk_id: string; repo_name: string | null; path: string; start_line: number; end_line: number; label: string }
+  | { n: number; kind: 'file'; chunk_id: string; repo_id: string; repo_name: string | null; path: string; start_line: number; end_line: number; label: string }
   | { n: number; kind: 'task'; task_id: string; title: string; label: string };
 
 export function toCitation(s: NumberedSource): MappedCitation {
   return s.kind === 'file'
-    ? { n: s.n, kind: 'file', chunk_id: s.chunkId, repo_name: s.repoName, path: s.path, start_line: s.startLine + 1, end_line: s.endLine + 1, label: sourceLabel(s) }
+    ? { n: s.n, kind: 'file', chunk_id: s.chunkId, repo_id: s.repoId, repo_name: s.repoName, path: s.path, start_line: s.startLine + 1, end_line: s.endLine + 1, label: sourceLabel(s) }
     : { n: s.n, kind: 'task', task_id: s.taskId, title: s.title, label: sourceLabel(s) };
 }
 

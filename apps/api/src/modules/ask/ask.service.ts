@@ -149,7 +149,7 @@ export class AskService {
       .filter((id) => byId.has(id))
       .map((id) => {
         const p = byId.get(id)!;
-        return { kind: 'file' as const, chunkId: id, repoName: names.get(p.repoId) ?? null, path: p.path, startLine: p.startLine, endLine: p.endLine, text: p.content };
+        return { kind: 'file' as const, chunkId: id, repoId: p.repoId, repoName: names.get(p.repoId) ?? null, path: p.path, startLine: p.startLine, endLine: p.endLine, text: p.content };
       });
   }
 
