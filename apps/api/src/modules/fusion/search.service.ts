@@ -301,7 +301,7 @@ export class SearchService {
       timings_ms: timings,
     };
     const allFailed = [...outcomes.values()].every((o) => o.error);
-    if (useCache && !allFailed && !limits.some((l) => /timed out|failed/.test(l))) this.cache.set(cacheKey, { response, rankings });
+    if (useCache && !allFailed && !limits.some((l) => /timed out|failed|skipped/.test(l))) this.cache.set(cacheKey, { response, rankings });
     const search_id = randomUUID();
     this.searchDuration.observe({ strategy: request.strategy, cached: 'false' }, timings.total / 1000);
     this.resultsReturned.observe({ strategy: request.strategy }, results.length);
