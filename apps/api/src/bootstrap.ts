@@ -7,6 +7,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { QuietStartupLogger } from './logging/quiet-startup.logger';
 import { AppModule } from './app.module';
+import { completeOpenApiDocument } from './common/openapi-document';
 import { bodyParserErrorHandler } from './common/problem-details';
 import { assignRequestId } from './common/request-id';
 import type { AppConfig } from './config/config.schema';
@@ -50,11 +51,11 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
 
   const openApi = new DocumentBuilder()
     .setTitle('Sextant API')
-    .setDescription('Code-and-history search: fused file and task search, indexing, feedback.')
+    .setDescription('Code-and-history search: fused file and task search, indexing, feedback. Every error is application/problem+json (RFC 9457) with a stable `code` and the `request_id`; list routes page with `limit` and an opaque `cursor` (`next_cursor` in the response).')
     .setVersion('v1')
     .addBearerAuth()
     .build();
-  SwaggerModule.setup('docs', app, () => SwaggerModule.createDocument(app, openApi), { jsonDocumentUrl: 'docs/openapi.json' });
+  SwaggerModule.setup('docs', app, () => completeOpenApiDocument(SwaggerModule.createDocument(app, openApi), app), { jsonDocumentUrl: 'docs/openapi.json' });
   serveDashboard(app);
   return app;
 }

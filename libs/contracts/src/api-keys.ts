@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 
 export const RoleSchema = z.enum(['admin', 'member', 'reader']);
 
@@ -28,3 +29,10 @@ export type ApiKey = z.infer<typeof ApiKeySchema>;
 /** The creation response: the only time the full key is returned. */
 export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string() });
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
+
+/** `GET /v1/keys`: oldest first. */
+export const ListApiKeysQuerySchema = z.object({ ...pageQueryShape(100, 500) }).strict();
+export type ListApiKeysQuery = z.infer<typeof ListApiKeysQuerySchema>;
+
+export const ApiKeyListResponseSchema = z.object({ keys: z.array(ApiKeySchema), next_cursor: NextCursorSchema });
+export type ApiKeyListResponse = z.infer<typeof ApiKeyListResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 
 /**
  * Evaluation dataset and run-file shapes (shared/eval/FORMAT.md). Field names are the
@@ -91,5 +92,9 @@ export type EvalReportSummary = z.infer<typeof EvalReportSummarySchema>;
 export const EvalReportSchema = EvalReportSummarySchema.extend({ chart_svg: z.string() });
 export type EvalReport = z.infer<typeof EvalReportSchema>;
 
-export const EvalReportListResponseSchema = z.object({ reports: z.array(EvalReportSummarySchema) });
+/** `GET /v1/eval/reports`: newest first, 20 a page by default. */
+export const ListEvalReportsQuerySchema = z.object({ ...pageQueryShape(20, 100) }).strict();
+export type ListEvalReportsQuery = z.infer<typeof ListEvalReportsQuerySchema>;
+
+export const EvalReportListResponseSchema = z.object({ reports: z.array(EvalReportSummarySchema), next_cursor: NextCursorSchema });
 export type EvalReportListResponse = z.infer<typeof EvalReportListResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 import { ProblemSchema } from './problem';
 import { QueryClassSchema } from './search';
 
@@ -73,7 +74,7 @@ export type FeedbackRateResponse = z.infer<typeof FeedbackRateResponseSchema>;
 export const FeedbackListQuerySchema = z.object({ search_id: z.string().uuid() }).strict();
 export type FeedbackListQuery = z.infer<typeof FeedbackListQuerySchema>;
 
-export const FeedbackRecentQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(100).default(20).describe('how many ratings, newest first (1..100)') }).strict();
+export const FeedbackRecentQuerySchema = z.object({ ...pageQueryShape(20, 100) }).strict();
 export type FeedbackRecentQuery = z.infer<typeof FeedbackRecentQuerySchema>;
 
 /** `GET /v1/feedback/recent` response: the workspace's latest ratings (the dashboard's activity feed). */
@@ -88,6 +89,7 @@ export const FeedbackRecentResponseSchema = z.object({
       rated_at: z.string(),
     }),
   ),
+  next_cursor: NextCursorSchema,
 });
 export type FeedbackRecentResponse = z.infer<typeof FeedbackRecentResponseSchema>;
 

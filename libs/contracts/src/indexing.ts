@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 
 const RepoName = z
   .string()
@@ -104,9 +105,22 @@ export type UpdateRepositoryRequest = z.infer<typeof UpdateRepositoryRequestSche
 /** `GET /v1/jobs`: newest first, a page at a time; pass `next_cursor` back as `cursor` for the next page. */
 export const ListJobsQuerySchema = z
   .object({
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    cursor: z.string().max(200).optional(),
+    ...pageQueryShape(50, 200),
     repository_id: z.string().uuid().optional(),
   })
   .strict();
 export type ListJobsQuery = z.infer<typeof ListJobsQuerySchema>;
+
+export const IndexJobListResponseSchema = z.object({ jobs: z.array(IndexJobSchema), next_cursor: NextCursorSchema });
+export type IndexJobListResponse = z.infer<typeof IndexJobListResponseSchema>;
+
+/** `GET /v1/repos`: oldest first, a page at a time (default 100, enough for the dashboard to get all at once). */
+export const ListRepositoriesQuerySchema = z.object({ ...pageQueryShape(100, 500) }).strict();
+export type ListRepositoriesQuery = z.infer<typeof ListRepositoriesQuerySchema>;
+
+export const RepositoryListResponseSchema = z.object({ repositories: z.array(RepositorySchema), next_cursor: NextCursorSchema });
+export type RepositoryListResponse = z.infer<typeof RepositoryListResponseSchema>;
+
+/** `POST /v1/repos` response: the repository and the index job it started (null with `index: false`). */
+export const RegisterRepositoryResponseSchema = RepositorySchema.extend({ job: IndexJobSchema.nullable() });
+export type RegisterRepositoryResponse = z.infer<typeof RegisterRepositoryResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 
 /** One task as imported (REST body item, JSONL line per shared/eval/FORMAT.md, CSV row after mapping). */
 export const TaskInputSchema = z
@@ -49,8 +50,8 @@ export type TaskImportResult = z.infer<typeof TaskImportResultSchema>;
 export const ListTasksQuerySchema = z
   .object({
     query: z.string().trim().max(2000).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
-    offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    ...pageQueryShape(50, 200),
+    offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('deprecated: use cursor (next_cursor of the previous page)'),
     source: z.string().max(32).optional(),
     /** Only tasks that touched this repository-relative file (newest first; `query` is not combined with it). */
     path: z.string().min(1).max(4096).optional(),
@@ -85,3 +86,14 @@ export type ImportTasksFileRequest = z.infer<typeof ImportTasksFileRequestSchema
 
 export const SimilarTaskSchema = TaskSchema.extend({ score: z.number() });
 export type SimilarTask = z.infer<typeof SimilarTaskSchema>;
+
+/** `POST /v1/tasks/import-git` response: the import result and how many commits were skipped as noise (merges, bumps). */
+export const TaskGitImportResultSchema = TaskImportResultSchema.extend({ noise: z.number().int() });
+export type TaskGitImportResult = z.infer<typeof TaskGitImportResultSchema>;
+
+/**
+ * `GET /v1/tasks` response: newest first (or, with `query`, the most similar first, with
+ * `score`); `total` counts every match; `next_cursor` fetches the next page (null on the last).
+ */
+export const TaskListResponseSchema = z.object({ tasks: z.array(z.union([SimilarTaskSchema, TaskSchema])), total: z.number().int(), next_cursor: NextCursorSchema });
+export type TaskListResponse = z.infer<typeof TaskListResponseSchema>;

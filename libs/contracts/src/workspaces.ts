@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { RoleSchema } from './api-keys';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 
 export const WorkspaceSlugSchema = z
   .string()
@@ -19,3 +21,29 @@ export const WorkspaceSchema = z.object({
   createdAt: z.string(),
 });
 export type WorkspaceResponse = z.infer<typeof WorkspaceSchema>;
+
+/** `GET /v1/workspaces`: oldest first. */
+export const ListWorkspacesQuerySchema = z.object({ ...pageQueryShape(100, 500) }).strict();
+export type ListWorkspacesQuery = z.infer<typeof ListWorkspacesQuerySchema>;
+
+export const WorkspaceListResponseSchema = z.object({ workspaces: z.array(WorkspaceSchema), next_cursor: NextCursorSchema });
+export type WorkspaceListResponse = z.infer<typeof WorkspaceListResponseSchema>;
+
+/** `GET /v1/auth/me`: who a key is. */
+export const AuthMeResponseSchema = z.object({
+  workspace: WorkspaceSchema,
+  role: RoleSchema,
+  principal: z.string(),
+  /** True when the server runs without keys (bound to loopback, no keys created). */
+  local_mode: z.boolean(),
+});
+export type AuthMeResponse = z.infer<typeof AuthMeResponseSchema>;
+
+/** `GET /health`: 200 while the database is up (`degraded` when another dependency is down), 503 otherwise. */
+export const HealthResponseSchema = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  version: z.string(),
+  uptime_s: z.number().int(),
+  dependencies: z.record(z.string(), z.object({ status: z.enum(['up', 'down']) }).catchall(z.unknown())),
+});
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;

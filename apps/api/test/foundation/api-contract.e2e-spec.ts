@@ -1,5 +1,19 @@
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  ApiKeyListResponseSchema,
+  EvalReportListResponseSchema,
+  FeedbackRecentResponseSchema,
+  IndexJobListResponseSchema,
+  RepositoryListResponseSchema,
+  TaskListResponseSchema,
+  WorkspaceListResponseSchema,
+} from '@sextant/contracts';
 import Database from 'better-sqlite3';
+import type { ZodType } from 'zod';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { bearer, createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
@@ -7,6 +21,7 @@ import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { holdSource } from '../helpers/hold-source';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
+import { EvalReportsService } from '../../src/modules/evaluation/eval-reports.service';
 
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -166,4 +181,161 @@ describe('API contract: 429 and 503 problems', () => {
       await t.close();
     }
   }, 30_000);
+});
+
+type Operation = {
+  summary?: string;
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: unknown;
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string; properties?: Record<string, unknown> } }> }>;
+  security?: Array<Record<string, string[]>>;
+  'x-sextant-role'?: string;
+};
+
+/** Every operation of the document, as [method, path, operation]. */
+function operationsOf(doc: { paths: Record<string, Record<string, Operation>> }): Array<[string, string, Operation]> {
+  return Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).filter(([m]) => ['get', 'post', 'put', 'patch', 'delete'].includes(m)).map(([m, op]) => [m, p, op] as [string, string, Operation]));
+}
+
+/**
+ * Collection routes (no trailing `{id}`) whose arrays are not pages of a collection: a
+ * search's ratings with their totals (bounded by the search's results), the weights overview
+ * (one entry per query class), the ranker's status and the latest report (one resource each).
+ */
+const NOT_PAGED = new Set(['get /v1/feedback', 'get /v1/weights', 'get /v1/ranker', 'get /v1/eval/reports/latest']);
+
+describe('API contract: the served OpenAPI document', () => {
+  let t: TestApp;
+  let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> } };
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: KEYS_REQUIRED_ENV });
+    doc = (await request(t.app.getHttpServer()).get('/docs/openapi.json').expect(200)).body;
+  });
+  afterAll(() => t.close());
+
+  it('validates as OpenAPI 3.x (@seriousme/openapi-schema-validator)', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-openapi-')), 'openapi.json');
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const cli = path.resolve(__dirname, '../../../../node_modules/@seriousme/openapi-schema-validator/bin/validate-api-cli.js');
+    const run = await promisify(execFile)(process.execPath, [cli, file]).catch((e: { stdout: string }) => e);
+    const result = JSON.parse(run.stdout) as { valid: boolean; errors?: unknown };
+    expect(result).toEqual({ valid: true });
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.schemas.Problem).toMatchObject({ required: expect.arrayContaining(['type', 'title', 'status', 'detail', 'code', 'request_id']) });
+  });
+
+  it('gives every operation a summary, a 2xx schema, documented problem responses, and the bearer scheme exactly when it needs a key', async () => {
+    const ops = operationsOf(doc);
+    expect(ops.length).toBeGreaterThanOrEqual(35);
+    const failures: string[] = [];
+    for (const [method, p, op] of ops) {
+      const name = `${method.toUpperCase()} ${p}`;
+      if (!op.summary?.trim()) failures.push(`${name}: no summary`);
+      const success = Object.entries(op.responses).filter(([status]) => /^2/.test(status));
+      const hasSchema = success.some(([status, r]) => status === '204' || Object.values(r.content ?? {}).some((c) => c.schema && Object.keys(c.schema).length > 0));
+      if (!hasSchema) failures.push(`${name}: no 2xx response schema`);
+      const problems = Object.entries(op.responses).filter(([status, r]) => /^4/.test(status) && r.content?.['application/problem+json']?.schema?.$ref === '#/components/schemas/Problem');
+      if (!problems.length && p !== '/health') failures.push(`${name}: no documented 4xx problem`);
+      if (op.requestBody && !(op.responses['415'] && op.responses['413'])) failures.push(`${name}: takes a body but documents no 413/415`);
+      const secured = JSON.stringify(op.security ?? []) === JSON.stringify([{ bearer: [] }]);
+      if (secured !== Boolean(op['x-sextant-role'])) failures.push(`${name}: security ${JSON.stringify(op.security)} vs role ${op['x-sextant-role']}`);
+      if (secured && !op.responses['401']) failures.push(`${name}: protected but no 401`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('documents security the way the server enforces it: protected operations answer 401 without a key, public ones do not', async () => {
+    const mismatches: string[] = [];
+    for (const [method, p, op] of operationsOf(doc)) {
+      const url = p.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      const res = await (request(t.app.getHttpServer()) as unknown as Record<string, (u: string) => request.Test>)[method](url).set('content-type', 'application/json');
+      const documentedProtected = Boolean(op.security?.length);
+      if (documentedProtected !== (res.status === 401)) mismatches.push(`${method.toUpperCase()} ${p}: documented ${documentedProtected ? 'protected' : 'public'}, answered ${res.status}`);
+      if (res.status === 401) expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('pages every list: limit and cursor in, next_cursor out', async () => {
+    const unpaged: string[] = [];
+    for (const [method, p, op] of operationsOf(doc)) {
+      if (method !== 'get') continue;
+      const schema = op.responses['200']?.content?.['application/json']?.schema as { properties?: Record<string, { type?: string }> } | undefined;
+      const lists = Object.entries(schema?.properties ?? {}).filter(([, s]) => s.type === 'array');
+      if (!lists.length || p.endsWith('}') || NOT_PAGED.has(`get ${p}`)) continue;
+      const params = (op.parameters ?? []).filter((x) => x.in === 'query').map((x) => x.name);
+      if (!params.includes('limit') || !params.includes('cursor') || !schema?.properties?.next_cursor) unpaged.push(`GET ${p} (${lists.map(([k]) => k).join(', ')})`);
+    }
+    expect(unpaged).toEqual([]);
+  });
+});
+
+describe('API contract: walking every list page by page', () => {
+  let t: TestApp;
+  const http = () => request(t.app.getHttpServer());
+
+  /** Follows next_cursor from the first page with `limit`, checking each page against its wire schema. */
+  async function walk<T extends { id?: string; search_id?: string; item_id?: string }>(route: string, field: string, schema: ZodType, limit: number): Promise<{ items: T[]; pages: number }> {
+    const items: T[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await http().get(route).query({ limit, ...(cursor ? { cursor } : {}) }).expect(200);
+      schema.parse(res.body);
+      const page = res.body[field] as T[];
+      expect(page.length).toBeLessThanOrEqual(limit);
+      items.push(...page);
+      cursor = res.body.next_cursor;
+      pages++;
+      expect(pages).toBeLessThan(50);
+    } while (cursor);
+    return { items, pages };
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    for (const slug of ['page-a', 'page-b', 'page-c']) await http().post('/v1/workspaces').send({ slug }).expect(201);
+    for (const name of ['k1', 'k2', 'k3']) await http().post('/v1/keys').send({ name, role: 'reader' }).expect(201);
+    const reg = await http().post('/v1/repos').send({ path: makeFixtureRepo(SAMPLE_PROJECT, { git: true }) }).expect(201);
+    for (let i = 0; i < 2; i++) await http().post('/v1/repos').send({ path: makeFixtureRepo({ [`src/m${i}.ts`]: `export const m${i} = ${i};\n` }) }).expect(201);
+    await waitFor(async () => (await http().get('/v1/jobs')).body.jobs.every((j: { status: string }) => j.status === 'succeeded'), { what: 'index' });
+    await http().post('/v1/tasks').send({ tasks: Array.from({ length: 7 }, (_, i) => ({ id: `PG-${i}`, title: `Paged task ${i}`, files: ['src/auth/session.ts'] })) }).expect(201);
+    const search = await http().post('/v1/search').send({ query: 'session refresh', top_k: 5 }).expect(200);
+    for (const r of search.body.results.slice(0, 3)) await http().post('/v1/feedback').send({ search_id: search.body.search_id, item_id: r.id, rating: 1 }).expect(200);
+    for (let i = 0; i < 3; i++) {
+      await t.app.get(EvalReportsService).publish((await http().get('/v1/auth/me')).body.workspace.id, { title: `Report ${i}`, repo: null, cutoff_date: null, queries: 1, baseline: null, default_strategy: 'weighted', strategies: [], chart_svg: '<svg/>' } as never, 'test');
+    }
+    expect(reg.body.job).not.toBeNull();
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it.each([
+    ['/v1/repos', 'repositories', RepositoryListResponseSchema, 3],
+    ['/v1/jobs', 'jobs', IndexJobListResponseSchema, 3],
+    ['/v1/tasks', 'tasks', TaskListResponseSchema, 7],
+    ['/v1/keys', 'keys', ApiKeyListResponseSchema, 3],
+    ['/v1/workspaces', 'workspaces', WorkspaceListResponseSchema, 4],
+    ['/v1/feedback/recent', 'ratings', FeedbackRecentResponseSchema, 3],
+    ['/v1/eval/reports', 'reports', EvalReportListResponseSchema, 3],
+  ] as const)('GET %s: pages of 2 add up to the whole list, each item once, ending with next_cursor null', async (route, field, schema, count) => {
+    const all = (await http().get(route).expect(200)).body[field] as Array<Record<string, string>>;
+    expect(all).toHaveLength(count);
+    const { items, pages } = await walk<Record<string, string>>(route, field, schema, 2);
+    expect(pages).toBe(Math.ceil(count / 2));
+    const key = (x: Record<string, string>) => x.id ?? `${x.search_id}/${x.item_id}`;
+    expect(items.map(key)).toEqual(all.map(key));
+    expect(new Set(items.map(key)).size).toBe(count);
+  });
+
+  it('limit=1 returns one item (jobs too), and a cursor this server did not hand out is a 400 problem', async () => {
+    const one = await http().get('/v1/jobs').query({ limit: 1 }).expect(200);
+    expect(one.body.jobs).toHaveLength(1);
+    expect(one.body.next_cursor).toEqual(expect.any(String));
+    for (const route of ['/v1/repos', '/v1/tasks', '/v1/keys', '/v1/workspaces', '/v1/feedback/recent', '/v1/eval/reports', '/v1/jobs']) {
+      expectProblem(await http().get(route).query({ cursor: 'not-a-cursor' }), 400, 'invalid_input', /cursor/);
+      expectProblem(await http().get(route).query({ limit: 0 }), 400, 'validation_failed', /limit/);
+    }
+  });
 });

@@ -1,5 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
+import { AuthMeResponseSchema } from '@sextant/contracts';
+import { ApiOp } from '../../common/openapi';
 import { CurrentAuth } from '../workspaces/current-workspace.decorator';
 import { WorkspacesService, type Workspace } from '../workspaces/workspaces.service';
 import type { AuthContext, Role } from './auth-context';
@@ -8,7 +10,6 @@ import { RequireRole } from './role.decorator';
 
 /** Lets a client (the dashboard, a script) check a key and learn its workspace and role. */
 @ApiTags('auth')
-@ApiBearerAuth()
 @Controller('v1/auth')
 export class AuthController {
   constructor(
@@ -18,6 +19,7 @@ export class AuthController {
 
   @Get('me')
   @RequireRole('reader')
+  @ApiOp('Who this key is: its workspace, role and principal', AuthMeResponseSchema)
   async me(@CurrentAuth() auth: AuthContext): Promise<{ workspace: Workspace; role: Role; principal: string; principal_name: string | null; local_mode: boolean }> {
     return { workspace: await this.workspaces.getById(auth.workspaceId), role: auth.role, principal: auth.principal, principal_name: auth.name ?? null, local_mode: this.auth.localMode };
   }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { EvalReport, EvalReportSummary } from '@sextant/contracts';
+import type { EvalReport, EvalReportSummary, PageQuery } from '@sextant/contracts';
 import { Repository } from 'typeorm';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
+import { decodePageCursor, pageFromRows } from '../../common/page-cursor';
 import { EvalReportEntity } from './eval-report.entity';
 
 /** What `eval run --publish` stores: the summary without the fields the store assigns. */
@@ -21,10 +22,13 @@ export class EvalReportsService {
     return toReport(row);
   }
 
-  async list(workspaceId: string, limit = 20): Promise<EvalReportSummary[]> {
+  /** Newest first, a page at a time. */
+  async list(workspaceId: string, query: PageQuery): Promise<{ reports: EvalReportSummary[]; next_cursor: string | null }> {
+    const offset = decodePageCursor(query.cursor);
     // The chart (tens of KB each) is only sent by `latest` and `get`.
-    const rows = await this.rows.find({ select: { id: true, title: true, summary: true, publishedBy: true, createdAt: true }, where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
-    return rows.map((r) => toSummary(r));
+    const rows = await this.rows.find({ select: { id: true, title: true, summary: true, publishedBy: true, createdAt: true }, where: { workspaceId }, order: { createdAt: 'DESC', id: 'DESC' }, skip: offset, take: query.limit + 1 });
+    const page = pageFromRows(rows, query.limit, offset);
+    return { reports: page.items.map((r) => toSummary(r)), next_cursor: page.next_cursor };
   }
 
   async latest(workspaceId: string): Promise<EvalReport> {

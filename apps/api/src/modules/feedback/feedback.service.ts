@@ -9,6 +9,7 @@ import {
   type FeedbackRateResponse,
   type FeedbackRecentResponse,
   type FeedbackRecordedEvent,
+  type PageQuery,
   type QueryClassName,
   type WeightsUpdatedEvent,
 } from '@sextant/contracts';
@@ -28,6 +29,7 @@ import {
   type SourceRanking,
   type StructuralPriors,
 } from '@sextant/retrieval';
+import { decodePageCursor, pageFromRows } from '../../common/page-cursor';
 import { DataSource, MoreThan, type EntityManager } from 'typeorm';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { TransactionRunner } from '../../database/transaction-runner';
@@ -144,9 +146,11 @@ export class FeedbackService implements FeedbackRater {
   }
 
   /** The workspace's latest ratings, newest first (what the activity feed shows for earlier ratings). */
-  async recent(auth: AuthContext, limit: number): Promise<FeedbackRecentResponse> {
-    const rows = await this.db.getRepository(FeedbackRatingEntity).find({ where: { workspaceId: auth.workspaceId }, order: { updatedAt: 'DESC', id: 'DESC' }, take: limit });
-    return { ratings: rows.map((r) => ({ search_id: r.searchId, item_id: r.itemId, rating: r.rating, principal: r.principal, rated_at: new Date(r.updatedAt).toISOString() })) };
+  async recent(auth: AuthContext, query: PageQuery): Promise<FeedbackRecentResponse> {
+    const offset = decodePageCursor(query.cursor);
+    const rows = await this.db.getRepository(FeedbackRatingEntity).find({ where: { workspaceId: auth.workspaceId }, order: { updatedAt: 'DESC', id: 'DESC' }, skip: offset, take: query.limit + 1 });
+    const page = pageFromRows(rows, query.limit, offset);
+    return { ratings: page.items.map((r) => ({ search_id: r.searchId, item_id: r.itemId, rating: r.rating, principal: r.principal, rated_at: new Date(r.updatedAt).toISOString() })), next_cursor: page.next_cursor };
   }
 
   /** The rating's write and its learning step, in one transaction. */

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { WeightsQuerySchema, WeightsResetRequestSchema, WeightsUpdateRequestSchema, type WeightsResetResponse, type WeightsResponse, type WeightsVersion } from '@sextant/contracts';
-import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
+import { WeightsQuerySchema, WeightsResetRequestSchema, WeightsResetResponseSchema, WeightsResponseSchema, WeightsUpdateRequestSchema, WeightsVersionSchema, type WeightsResetResponse, type WeightsResponse, type WeightsVersion } from '@sextant/contracts';
+import { ApiOp, ApiZodBody, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import type { AuthContext } from '../auth/auth-context';
 import { RequireRole } from '../auth/role.decorator';
@@ -20,6 +20,7 @@ export class WeightsController {
   /** Current fusion weights per query class, their history (oldest first), the prior, rating counts and the learner's parameters. */
   @Get()
   @RequireRole('reader')
+  @ApiOp('Current fusion weights per query class, their history, the prior and rating counts', WeightsResponseSchema)
   @ApiZodQuery(WeightsQuerySchema)
   overview(@CurrentAuth() auth: AuthContext, @Query() query: WeightsQueryDto): Promise<WeightsResponse> {
     return this.weights.overview(auth.workspaceId, query);
@@ -28,6 +29,7 @@ export class WeightsController {
   /** Admin: set weights for a class and/or pin them (a pinned class ignores ratings). */
   @Put()
   @RequireRole('admin')
+  @ApiOp('Set and/or pin the weights of a query class (admin)', WeightsVersionSchema)
   @ApiZodBody(WeightsUpdateRequestSchema)
   set(@CurrentAuth() auth: AuthContext, @Body() body: WeightsUpdateDto): Promise<WeightsVersion> {
     return this.weights.set(auth, body);
@@ -37,6 +39,7 @@ export class WeightsController {
   @Post('reset')
   @HttpCode(200)
   @RequireRole('admin')
+  @ApiOp('Reset weights to the built-in defaults (admin)', WeightsResetResponseSchema)
   @ApiZodBody(WeightsResetRequestSchema)
   reset(@CurrentAuth() auth: AuthContext, @Body() body: WeightsResetDto): Promise<WeightsResetResponse> {
     return this.weights.reset(auth, body.query_class);

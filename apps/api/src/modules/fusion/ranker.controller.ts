@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { RankerStatus } from '@sextant/contracts';
+import { RankerStatusSchema, type RankerStatus } from '@sextant/contracts';
+import { ApiOp } from '../../common/openapi';
 import type { AuthContext } from '../auth/auth-context';
 import { CurrentAuth } from '../workspaces/current-workspace.decorator';
 import { LearnedRankerService } from './learned-ranker.service';
@@ -16,6 +17,7 @@ export class RankerController {
 
   /** The workspace's learned ranker: active, rejected or none, with its validation against fusion. */
   @Get()
+  @ApiOp('The workspace\'s learned ranker: active, rejected or none, with its validation', RankerStatusSchema)
   status(@CurrentAuth() auth: AuthContext): Promise<RankerStatus> {
     return this.ranker.status(auth.workspaceId, `Not trained yet: it is fitted after task imports once the history has ${MIN_HISTORY_TASKS} tasks, or with POST /v1/ranker/train.`);
   }
@@ -23,6 +25,7 @@ export class RankerController {
   /** Fits the ranker from the task history now (member role); answers when done. */
   @Post('train')
   @HttpCode(200)
+  @ApiOp('Fit the learned ranker from the task history now (member)', RankerStatusSchema)
   train(@CurrentAuth() auth: AuthContext): Promise<RankerStatus> {
     return this.training.train(auth.workspaceId);
   }

@@ -1,5 +1,7 @@
 import { Controller, Get, HttpStatus, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { HealthResponseSchema } from '@sextant/contracts';
+import { ApiOp, zodOpenApiSchema } from '../../common/openapi';
 import type { Response } from 'express';
 import { HealthRegistry } from './health.registry';
 
@@ -19,7 +21,8 @@ export class HealthController {
 
   /** `healthy` when every dependency is up, `degraded` otherwise; 503 only when the database is down. */
   @Get('health')
-  @ApiOkResponse({ description: 'Service and dependency status' })
+  @ApiOp('Service and dependency status (public)', HealthResponseSchema)
+  @ApiResponse({ status: 503, description: 'The database is down (the same body, status `degraded`)', content: { 'application/json': { schema: zodOpenApiSchema(HealthResponseSchema, 'output') } } })
   async health(@Res() res: Response): Promise<void> {
     const dependencies = await this.registry.checkAll();
     const allUp = Object.values(dependencies).every((d) => d.status === 'up');

@@ -1,8 +1,7 @@
 import { Controller, Get, Param, ParseUUIDPipe, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { RepositoryFileQuerySchema, RepositoryFileSchema, type RepositoryFile } from '@sextant/contracts';
-import { z } from 'zod';
-import { ApiZodQuery } from '../../common/openapi';
+import { ApiOp, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import { CurrentWorkspace } from '../workspaces/current-workspace.decorator';
 import { RepositoryFilesService } from './services/repository-files.service';
@@ -17,7 +16,7 @@ export class RepositoryFilesController {
   /** The whole text of one indexed file (the dashboard's file view), with its code-host link when the repository has a remote. */
   @Get(':id/file')
   @ApiZodQuery(RepositoryFileQuerySchema)
-  @ApiOkResponse({ description: 'The file', schema: z.toJSONSchema(RepositoryFileSchema, { target: 'openapi-3.0' }) as object })
+  @ApiOp('Read one indexed file whole, with its code-host link', RepositoryFileSchema)
   read(@CurrentWorkspace() ws: string, @Param('id', ParseUUIDPipe) id: string, @Query() q: RepositoryFileQueryDto): Promise<RepositoryFile> {
     return this.files.read(ws, id, q.path);
   }

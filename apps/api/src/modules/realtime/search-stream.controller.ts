@@ -4,7 +4,7 @@ import { problem, SearchRequestSchema, SearchStreamQuerySchema } from '@sextant/
 import type { Request, Response } from 'express';
 import { problemFromError, writeProblem } from '../../common/problem-details';
 import { requestIdOf } from '../../common/request-id';
-import { ApiZodQuery } from '../../common/openapi';
+import { ApiEventStreamOp, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import type { AuthContext } from '../auth/auth-context';
 import { KeyRevocations } from '../auth/key-revocations';
@@ -29,6 +29,10 @@ export class SearchStreamController {
 
   @Get('stream')
   @ApiProduces('text/event-stream')
+  @ApiEventStreamOp(
+    'Search as server-sent events: partial results as each source answers, then done',
+    'Events: `partial` (SearchPartial: the fused results so far and which sources answered), then `done` (SearchResponse fields) or `error` (problem details: type, title, status, detail, code, request_id). A bad query is refused before the stream starts with application/problem+json.',
+  )
   @ApiZodQuery(SearchStreamQuerySchema)
   async stream(@CurrentAuth() auth: AuthContext, @Query() q: SearchStreamQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const parsed = SearchRequestSchema.safeParse({

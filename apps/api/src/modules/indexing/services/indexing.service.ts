@@ -10,6 +10,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 import type { AppConfig } from '../../../config/config.schema';
 import { isDatabaseUnavailable } from '../../../common/database-errors';
 import { DomainError, DomainErrorCode, notFound } from '../../../common/domain-error';
+import { decodePageCursor, pageFromRows } from '../../../common/page-cursor';
 import type { IndexJobEntity } from '../entities/index-job.entity';
 import type { RepositoryEntity } from '../entities/repository.entity';
 import { MetricsService } from '../../metrics/metrics.service';
@@ -38,29 +39,14 @@ interface RunningJob {
   done: Promise<IndexJobEntity>;
 }
 
+/** How often a job paused by a database outage checks whether the database is back. */
+const DATABASE_RETRY_MS = 1000;
+
 /**
  * Use cases of the Indexing module: repositories and their index jobs. Jobs run one at a
  * time in this process (parsing already uses every core); a second request for a
  * repository with a queued or running job joins it instead of starting another.
  */
-/** Opaque page positions for `GET /v1/jobs` (the position in the newest-first list), so the format can change without breaking clients. */
-function encodeJobCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
-}
-
-function decodeJobCursor(cursor: string): number {
-  try {
-    const { o } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { o?: unknown };
-    if (typeof o === 'number' && Number.isInteger(o) && o >= 0) return o;
-  } catch {
-    // falls through to the error below
-  }
-  throw new DomainError(DomainErrorCode.InvalidInput, 'cursor: not a cursor this server handed out (pass next_cursor back unchanged)');
-}
-
-/** How often a job paused by a database outage checks whether the database is back. */
-const DATABASE_RETRY_MS = 1000;
-
 @Injectable()
 export class IndexingService {
   private readonly logger = new Logger(IndexingService.name);
@@ -233,10 +219,9 @@ export class IndexingService {
 
   /** A page of jobs, newest first; `next_cursor` is null on the last page. */
   async pageJobs(workspaceId: string, query: ListJobsQuery): Promise<{ jobs: IndexJob[]; next_cursor: string | null }> {
-    const offset = query.cursor ? decodeJobCursor(query.cursor) : 0;
-    const rows = await this.jobs.page(workspaceId, { limit: query.limit + 1, offset, repositoryId: query.repository_id });
-    const page = rows.slice(0, query.limit);
-    return { jobs: page.map((r) => this.liveJob(r)), next_cursor: rows.length > query.limit ? encodeJobCursor(offset + page.length) : null };
+    const offset = decodePageCursor(query.cursor);
+    const page = pageFromRows(await this.jobs.page(workspaceId, { limit: query.limit + 1, offset, repositoryId: query.repository_id }), query.limit, offset);
+    return { jobs: page.items.map((r) => this.liveJob(r)), next_cursor: page.next_cursor };
   }
 
   private liveJob(row: IndexJobEntity): IndexJob {
