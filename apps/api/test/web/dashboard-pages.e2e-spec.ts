@@ -244,8 +244,10 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     const asMember = await open(member, '#/repos');
     await asMember.locator('[data-repo-name="sample"]').waitFor();
     expect(await asMember.locator('#repo-location').count()).toBe(0);
-    expect(await asMember.getByRole('button', { name: 'Re-index', exact: true }).count()).toBe(1);
-    expect(await asMember.getByRole('button', { name: 'Remove…' }).count()).toBe(0);
+    const card = asMember.locator('[data-repo-name="sample"]');
+    expect(await card.getByRole('button', { name: 'Re-index', exact: true }).count()).toBe(1);
+    expect(await card.getByRole('button', { name: 'Remove…' }).count()).toBe(0);
+    expect(await card.locator('.watch-toggle').count()).toBe(0);
   });
 
   it('task list: each task’s repository, a filter that matches nothing says so (the tasks still exist), a linked task opens expanded', async () => {

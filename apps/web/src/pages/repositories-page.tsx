@@ -1,5 +1,5 @@
 import type { IndexJob, Repository } from '@sextant/contracts';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { errorText } from '../api/client';
 import { useCancelJob, useJobs, useRegisterRepository, useRemoveRepository, useRepositories, useRepositoryDetail, useSetWatch, useStartIndex, type Me } from '../api/queries';
 import { isFinished, ProgressBar } from '../components/progress-bar';
@@ -39,6 +39,15 @@ function AddRepositoryForm() {
   const [location, setLocation] = useState('');
   const [name, setName] = useState('');
   const [watch, setWatch] = useState(false);
+  // A clone happens inside the request: count the seconds so a big repository does not look stuck.
+  const [elapsed, setElapsed] = useState(0);
+  useEffect(() => {
+    if (!register.isPending) return;
+    setElapsed(0);
+    const started = Date.now();
+    const timer = setInterval(() => setElapsed(Math.round((Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(timer);
+  }, [register.isPending]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!location.trim()) return;
@@ -77,7 +86,7 @@ function AddRepositoryForm() {
           <input type="checkbox" checked={watch} onChange={(e) => setWatch(e.target.checked)} /> watch
         </label>
         <button type="submit" className="primary" disabled={register.isPending}>
-          {register.isPending ? 'Adding…' : 'Add and index'}
+          {register.isPending ? (kind === 'git_url' ? `Cloning… ${elapsed} s` : 'Adding…') : 'Add and index'}
         </button>
       </div>
       {register.error && (
@@ -110,7 +119,7 @@ function RepositoryCard({ repo, job, role }: { repo: Repository; job: IndexJob |
         <div className="repo-actions">
           {allowed.manage ? (
             <label className="check watch-toggle" title="Re-index changed files as they are saved">
-              <input type="checkbox" checked={repo.watch} disabled={setWatch.isPending} onChange={(e) => setWatch.mutate({ repoId: repo.id, watch: e.target.checked })} /> watch
+              <input type="checkbox" checked={setWatch.isPending ? setWatch.variables.watch : repo.watch} disabled={setWatch.isPending} onChange={(e) => setWatch.mutate({ repoId: repo.id, watch: e.target.checked })} /> watch
             </label>
           ) : (
             repo.watch && <span className="pill">watching</span>
