@@ -7,7 +7,9 @@ import { MAX_QUERY_CHARS } from './search';
 /**
  * Inputs and outputs of the MCP tools served at `POST /mcp` and by `sextant mcp --stdio`.
  * `search` and `fetch` follow seed 004 field for field; the others follow seeds 000
- * (dual task/file search) and 001 (keyword modes, `refresh_index`).
+ * (dual task/file search) and 001 (keyword modes, `refresh_index`). Argument names are
+ * REST's (`top_k`, `filters.langs`, `chunk_types`); older names stay accepted as deprecated
+ * aliases (`filters.lang`, search_docs `limit`, search_files_by_content `chunk_type`).
  *
  * @example
  * const args = McpSearchInputSchema.parse({ query: 'where are sessions refreshed' }); // top_k 12
@@ -33,7 +35,8 @@ const ChunkLocationSchema = z.object({
 export const McpSearchFiltersSchema = z
   .object({
     repos: z.array(z.string().min(1).max(200)).max(50).optional().describe('only these repositories, by name or id (as `filters.repos` of POST /v1/search)'),
-    lang: z.array(z.string().min(1).max(32)).max(20).optional().describe('languages or extension aliases: "typescript", "ts", "python", "py", "go", "markdown", "md"'),
+    langs: z.array(z.string().min(1).max(32)).max(20).optional().describe('languages or extension aliases: "typescript", "ts", "python", "py", "go", "markdown", "md" (as `filters.langs` of POST /v1/search)'),
+    lang: z.array(z.string().min(1).max(32)).max(20).optional().describe('deprecated alias of `langs` (still accepted)'),
     include: PathGlobListSchema.optional().describe('only paths matching one of these globs, e.g. "src/**"'),
     exclude: PathGlobListSchema.optional().describe('skip paths matching any of these globs, e.g. "**/tests/**"'),
     symbols: z.array(z.string().min(1).max(300)).max(50).optional().describe('only chunks defining one of these qualified symbols (a "symbol:" prefix is accepted)'),
@@ -134,7 +137,8 @@ export const McpFileSearchInputSchema = z
       .max(20)
       .optional()
       .describe('file extensions, e.g. [".py", ".ts"]'),
-    chunk_type: McpChunkTypeSchema.optional().describe('only chunks of this kind'),
+    chunk_types: z.array(McpChunkTypeSchema).min(1).max(6).optional().describe('only chunks of these kinds (as `filters.chunk_types` of POST /v1/search)'),
+    chunk_type: McpChunkTypeSchema.optional().describe('deprecated alias: one kind, same as chunk_types: [kind]'),
   })
   .strict();
 export type McpFileSearchInput = z.input<typeof McpFileSearchInputSchema>;
@@ -211,7 +215,8 @@ export const McpDocsInputSchema = z
   .object({
     query: Query,
     mode: z.enum(['AND', 'OR', 'PHRASE']).default('AND').describe('AND: every word (precise); OR: any word (broad); PHRASE: the words consecutively, in order'),
-    limit: z.number().int().min(1).max(50).default(10),
+    top_k: z.number().int().min(1).max(50).optional().describe('how many sections to return (1-50, default 10)'),
+    limit: z.number().int().min(1).max(50).optional().describe('deprecated alias of `top_k` (still accepted)'),
   })
   .strict();
 export type McpDocsInput = z.input<typeof McpDocsInputSchema>;

@@ -73,7 +73,7 @@ describe('MCP over Streamable HTTP (real app on an ephemeral port, SDK client)',
     expect(search.required).toEqual(['query']);
     expect(search.properties.top_k).toMatchObject({ type: 'integer', minimum: 1, maximum: 50, default: 12 });
     expect(search.properties.rerank).toMatchObject({ type: 'boolean' });
-    expect(Object.keys((search.properties.filters as { properties: object }).properties).sort()).toEqual(['exclude', 'include', 'lang', 'repos', 'symbols']);
+    expect(Object.keys((search.properties.filters as { properties: object }).properties).sort()).toEqual(['exclude', 'include', 'lang', 'langs', 'repos', 'symbols']);
     const fetchSchema = tools.find((x) => x.name === 'fetch')!.inputSchema as { properties: Record<string, Record<string, unknown>>; required: string[] };
     expect(fetchSchema.required).toEqual(['objectIds']);
     expect(fetchSchema.properties.max_tokens).toMatchObject({ minimum: 256, maximum: 16000, default: 4000 });

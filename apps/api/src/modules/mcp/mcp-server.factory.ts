@@ -145,7 +145,7 @@ export class McpServerFactory {
     let text: string;
     if (err instanceof McpToolError) text = `${err.message} ${err.hint}`;
     else if (err instanceof InvalidFilterError) text = `Invalid filter: ${err.message}. Simplify or remove the glob/filter and call ${tool} again.`;
-    else if (err instanceof DomainError) text = `${err.message}. ${DOMAIN_HINTS[err.code]}`;
+    else if (err instanceof DomainError) text = `${err.message}. ${(err.code === DomainErrorCode.NotFound && NOT_FOUND_HINTS[tool]) || DOMAIN_HINTS[err.code]}`;
     else if (err instanceof MissingWorkspaceError) text = 'This credential is not bound to a workspace. Use an API key created with `sextant keys create --workspace <slug>`.';
     else {
       this.logger.error({ err, tool, call_id: callId }, 'MCP tool failed');
@@ -155,8 +155,17 @@ export class McpServerFactory {
   }
 }
 
+/** What "not found" means for the tools whose arguments name things (the hint says where correct values come from). */
+const NOT_FOUND_HINTS: Partial<Record<string, string>> = {
+  rate_result: 'Pass the search_id printed at the end of a search / search_files_by_content / search_functions / search_classes response and the id of one of its results.',
+  fetch: 'Ids come from search or the other search tools; search again for current ids.',
+  search: 'Check the repository names in filters.repos (index_status lists them).',
+  refresh_index: 'Check the repository name or id (index_status lists repositories) and try again.',
+  index_status: 'Check the repository name or id (call index_status without arguments to list them) and try again.',
+};
+
 const DOMAIN_HINTS: Record<DomainErrorCode, string> = {
-  [DomainErrorCode.NotFound]: 'Check the id or name (index_status lists repositories) and try again.',
+  [DomainErrorCode.NotFound]: 'Check the ids and names in the arguments and try again.',
   [DomainErrorCode.InvalidInput]: 'Fix the arguments as described and call the tool again.',
   [DomainErrorCode.Conflict]: 'The operation conflicts with the current state; check index_status and retry later.',
   [DomainErrorCode.Forbidden]: 'This key may not do that; use a key with a stronger role.',

@@ -71,8 +71,8 @@ export class SearchFilesByContentTool implements McpTool<typeof McpFileSearchInp
   readonly title = 'Search file contents';
   readonly description = [
     'Search the code itself (not task history) for chunks whose content matches the query: semantic similarity, keywords and',
-    'symbol names. Use it when you want code only, optionally limited to file extensions (file_types: [".py", ".ts"]) or one',
-    'chunk_type (file, class, method, function, section, window). Returns matches with file_path, chunk_type, symbol, the chunk',
+    'symbol names. Use it when you want code only, optionally limited to file extensions (file_types: [".py", ".ts"]) or to',
+    'chunk_types (file, class, method, function, section, window). Returns matches with file_path, chunk_type, symbol, the chunk',
     'text (up to ~4000 characters; `fetch` the id for more), a similarity score and line bounds (0-based).',
   ].join(' ');
   readonly input = McpFileSearchInputSchema;
@@ -83,7 +83,8 @@ export class SearchFilesByContentTool implements McpTool<typeof McpFileSearchInp
   constructor(private readonly runner: CodeSearchRunner) {}
 
   run(args: z.output<typeof McpFileSearchInputSchema>, ctx: McpCallContext): Promise<McpToolOutcome<McpFileSearchOutput>> {
-    return this.runner.run(ctx, args.query, args.top_k, { fileTypes: args.file_types, chunkTypes: args.chunk_type ? [args.chunk_type] : undefined });
+    const chunkTypes = [...new Set([...(args.chunk_types ?? []), ...(args.chunk_type ? [args.chunk_type] : [])])];
+    return this.runner.run(ctx, args.query, args.top_k, { fileTypes: args.file_types, chunkTypes: chunkTypes.length ? chunkTypes : undefined });
   }
 }
 

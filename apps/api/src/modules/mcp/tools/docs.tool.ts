@@ -10,6 +10,8 @@ import { chunkUrl, firstLines, round } from './tool-format';
 /** What counts as documentation: Markdown (chunked by headings) and plain-text docs (line windows). */
 export const DOC_GLOBS = ['**/*.{md,markdown,mdx,rst,adoc,txt}'];
 
+const DEFAULT_DOCS_TOP_K = 10;
+
 /**
  * `search_docs` (seed 001): BM25 keyword search over documentation chunks with an explicit
  * AND / OR / PHRASE mode, ranked by BM25 times the structural path prior (core docs above
@@ -38,13 +40,14 @@ export class SearchDocsTool implements McpTool<typeof McpDocsInputSchema, typeof
 
   async run(args: z.output<typeof McpDocsInputSchema>, ctx: McpCallContext): Promise<McpToolOutcome<McpDocsOutput>> {
     const mode = args.mode.toLowerCase() as KeywordMode;
+    const topK = args.top_k ?? args.limit ?? DEFAULT_DOCS_TOP_K;
     const query = args.mode === 'PHRASE' ? args.query.replace(/^["'“]+|["'”]+$/g, '') : args.query;
     const [hits, repos] = await Promise.all([
-      this.chunks.searchKeyword(query, { workspaceId: ctx.auth.workspaceId, include: DOC_GLOBS }, args.limit * 3, { mode }),
+      this.chunks.searchKeyword(query, { workspaceId: ctx.auth.workspaceId, include: DOC_GLOBS }, topK * 3, { mode }),
       this.indexing.list(ctx.auth.workspaceId),
     ]);
     const names = new Map(repos.map((r) => [r.id, r.name]));
-    const ranked = applyPriors(hits.map((h) => ({ ...h, path: h.payload.path })), this.priors).slice(0, args.limit);
+    const ranked = applyPriors(hits.map((h) => ({ ...h, path: h.payload.path })), this.priors).slice(0, topK);
     const structured: McpDocsOutput = {
       query: args.query,
       mode: args.mode,

@@ -32,7 +32,7 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
   async run(args: z.output<typeof McpSearchInputSchema>, ctx: McpCallContext): Promise<McpToolOutcome<McpSearchOutput>> {
     const f = args.filters;
     const filters = f
-      ? compact({ repos: f.repos?.length ? f.repos : undefined, langs: normaliseLanguages(f.lang), include: f.include?.length ? f.include : undefined, exclude: f.exclude?.length ? f.exclude : undefined, symbols: f.symbols?.length ? f.symbols.map((s) => s.replace(/^symbol:/, '')) : undefined })
+      ? compact({ repos: f.repos?.length ? f.repos : undefined, langs: normaliseLanguages([...(f.langs ?? []), ...(f.lang ?? [])]), include: f.include?.length ? f.include : undefined, exclude: f.exclude?.length ? f.exclude : undefined, symbols: f.symbols?.length ? f.symbols.map((s) => s.replace(/^symbol:/, '')) : undefined })
       : {};
     const request = SearchRequestSchema.parse({ query: args.query, top_k: args.top_k, rerank: args.rerank, granularity: 'chunk', ...(Object.keys(filters).length ? { filters } : {}) });
     const res = await this.search.search(ctx.auth.workspaceId, request, { principal: ctx.auth.principal, signal: ctx.signal });
