@@ -63,7 +63,8 @@ export class TasksRepository {
     const where = options.repositoryId ? [{ ...base, repositoryId: options.repositoryId }, { ...base, repositoryId: IsNull() }] : base;
     return this.rows.findAndCount({
       where,
-      order: { taskCreatedAt: 'DESC', createdAt: 'DESC' },
+      // Ties by id: pages (offset cursors) must never overlap or skip.
+      order: { taskCreatedAt: 'DESC', createdAt: 'DESC', id: 'DESC' },
       take: options.limit,
       skip: options.offset,
     });

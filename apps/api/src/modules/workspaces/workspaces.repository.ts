@@ -18,7 +18,7 @@ export class WorkspacesRepository {
   }
 
   list(): Promise<WorkspaceEntity[]> {
-    return this.rows.find({ order: { createdAt: 'ASC' } });
+    return this.rows.find({ order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   async create(slug: string, name: string): Promise<WorkspaceEntity> {

@@ -28,7 +28,7 @@ export class RepositoriesRepository {
   }
 
   list(workspaceId: string): Promise<RepositoryEntity[]> {
-    return this.rows.find({ where: { workspaceId }, order: { createdAt: 'ASC' } });
+    return this.rows.find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /** Every watched repository across workspaces (the watcher service runs for all of them). */
