@@ -3,8 +3,8 @@ import { PathGlobListSchema } from './path-glob';
 import { ExternalResultSchema } from './external-sources';
 import { RerankModeSchema, RerankVerdictSchema } from './rerank';
 
-/** The retrieval sources a search fans out to. */
-export const SEARCH_SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
+/** The retrieval sources a search fans out to; `file.graph` expands the others' strongest hits through the code graph (callers, callees, imports), so it answers after them. */
+export const SEARCH_SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword', 'file.graph'] as const;
 export const SearchSourceSchema = z.enum(SEARCH_SOURCES);
 export type SearchSource = z.infer<typeof SearchSourceSchema>;
 
@@ -45,7 +45,7 @@ export const SearchRequestSchema = z
     /** weighted is the default: on the evaluation repositories it beat task-only, file-only and BM25 on R@10 and MRR everywhere (docs/evaluation.md). */
     strategy: FusionStrategySchema.default('weighted'),
     weights: SourceWeightsSchema.optional().describe('override the learned weights for this search'),
-    sources: z.array(SearchSourceSchema).min(1).max(5).optional().describe('default: all five'),
+    sources: z.array(SearchSourceSchema).min(1).max(SEARCH_SOURCES.length).optional().describe('default: all of them'),
     filters: SearchFiltersSchema.optional(),
     granularity: z.enum(['file', 'chunk']).default('file'),
     keyword_mode: KeywordModeSchema.optional().describe('default: and, falling back to or when and finds nothing'),

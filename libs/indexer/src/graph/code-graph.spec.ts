@@ -180,6 +180,15 @@ describe('expandNeighbourhood', () => {
       ['c.py', 0.125, 'calls c'],
     ]);
   });
+
+  it('returns a seed only when another seed is tied to it', async () => {
+    const edges: Record<string, Array<{ path: string; weight: number; reason: string }>> = {
+      'a.py': [{ path: 'b.py', weight: 1, reason: 'b is called by a' }, { path: 'a.py', weight: 1, reason: 'recursion' }],
+      'b.py': [],
+    };
+    const found = await expandNeighbourhood(new Map([['a.py', 1], ['b.py', 0.4]]), async (paths) => new Map(paths.map((p) => [p, edges[p] ?? []])));
+    expect(found.map((f) => [f.path, f.reason])).toEqual([['b.py', 'b is called by a']]);
+  });
 });
 
 describe('CodeGraph: ambiguous names in every language', () => {

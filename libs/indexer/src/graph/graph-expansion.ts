@@ -31,8 +31,8 @@ export interface ExpandedFile {
 
 /**
  * Files structurally tied to the seeds (callers, callees, imports), scored by
- * `seedScore × decay^depth × edge weight` and kept at their best score. Seeds themselves are not
- * returned. `neighbours` is asked once per expanded file, in batches per hop.
+ * `seedScore × decay^depth × edge weight` and kept at their best score. A seed comes back only
+ * when another seed is tied to it. `neighbours` is asked once per expanded file, in batches per hop.
  *
  * @example
  * const found = await expandNeighbourhood(new Map([['a.py', 1]]), async (paths) => graph.neighbours(paths));
@@ -55,7 +55,8 @@ export async function expandNeighbourhood(
     for (const from of batch) {
       const list = [...(found.get(from.path) ?? [])].sort((a, b) => b.weight - a.weight).slice(0, o.fanOut);
       for (const n of list) {
-        if (seeds.has(n.path)) continue;
+        // A seed tied to another seed is kept too: the tie is support for it.
+        if (n.path === from.path || n.path === from.seed) continue;
         const score = from.score * Math.pow(o.decay, depth) * n.weight;
         const current = best.get(n.path);
         if (!current || current.score < score) best.set(n.path, { path: n.path, score, depth, seed: from.seed, reason: n.reason });

@@ -30,7 +30,13 @@ export const FEATURE_NAMES: readonly string[] = [
   'kind.test',
   'kind.doc',
   'prior',
+  // Appended last: a model trained before them scores the first features only (their weight is 0).
+  'graph.rr',
+  'graph.score',
 ];
+
+/** The code-graph source; its features come after every older one so saved models keep their layout. */
+const GRAPH_SOURCE = 'file.graph';
 
 /** What retrieval knows about one candidate file for one query. */
 export interface CandidateEvidence {
@@ -126,6 +132,10 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext):
   x[i++] = TEST_PATH.test(c.path) ? 1 : 0;
   x[i++] = DOC_PATH.test(c.path) ? 1 : 0;
   x[i++] = c.prior;
+  const graph = c.sources[GRAPH_SOURCE];
+  const graphMax = q.sourceMax[GRAPH_SOURCE] ?? 0;
+  x[i++] = graph ? 1 / graph.rank : 0;
+  x[i++] = graph && graphMax > 0 ? Math.max(0, graph.score) / graphMax : 0;
   return x;
 }
 

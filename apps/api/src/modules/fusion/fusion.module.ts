@@ -17,12 +17,13 @@ import { rerankerProvider } from './reranker.provider';
 import { SearchRerankService } from './search-rerank.service';
 import { ExternalSourcesModule } from '../external-sources/external-sources.module';
 import { ExternalResultsService } from './external-results.service';
+import { GraphExpansionService } from './graph-expansion.service';
 import { STRUCTURAL_PRIORS, structuralPriorsProvider } from './structural-priors.provider';
 
 @Module({
   imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity, RankerModelEntity]), FileSearchModule, TaskHistoryModule, IndexingModule, ExternalSourcesModule],
   controllers: [SearchController, RankerController],
-  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService, rerankerProvider, SearchRerankService, ExternalResultsService],
+  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService, rerankerProvider, SearchRerankService, ExternalResultsService, GraphExpansionService],
   exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS, LearnedRankerService, RankerTrainingService],
 })
 export class FusionModule {}

@@ -35,6 +35,7 @@ import { SearchCache } from './search-cache';
 import { SearchLogService } from './search-log.service';
 import { SearchRerankService } from './search-rerank.service';
 import { ExternalResultsService } from './external-results.service';
+import { GRAPH_SEEDS, GraphExpansionService, type GraphSeed } from './graph-expansion.service';
 import { STRUCTURAL_PRIORS } from './structural-priors.provider';
 
 export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
@@ -55,7 +56,12 @@ interface QueryPlan {
   mentioned: Map<string, FileMention>;
   /** Set for training queries: the task sources see the history as it was then. */
   cutoff?: HistoryCutoff;
+  /** The first stage's strongest hits, set before `file.graph` runs. */
+  graphSeeds?: GraphSeed[];
 }
+
+/** Expands the other sources' hits, so it runs as a second stage once they have answered. */
+const GRAPH_SOURCE = 'file.graph' satisfies SearchSource;
 
 type RankedFile = FusedItem & {
   path: string;
@@ -149,6 +155,7 @@ export class SearchService {
     metrics: MetricsService,
     private readonly reranking: SearchRerankService,
     private readonly externalResults: ExternalResultsService,
+    private readonly graphExpansion: GraphExpansionService,
   ) {
     this.searchDuration = metrics.histogram('search_duration_seconds', 'Search latency by strategy and whether the result cache answered', ['strategy', 'cached'], LATENCY_BUCKETS);
     this.sourceDuration = metrics.histogram('search_source_duration_seconds', 'Latency of each search source by outcome (ok, failed, timeout)', ['source', 'outcome'], LATENCY_BUCKETS);
@@ -234,15 +241,15 @@ export class SearchService {
         elapsed_ms: round(performance.now() - started),
       });
     };
-    const runs = sources.map((source) =>
-      this.runSource(source, workspaceId, request, plan, filter, vectorPromise, timeoutMs, options.signal, repoIds).then((outcome) => {
-        outcomes.set(source, outcome);
-        timings[source] = round(outcome.ms);
-        if (outcome.error) limits.push(`${source}: ${outcome.error}`);
-        if (outcome.result) limits.push(...outcome.result.limits);
-        emitPartial(source);
-      }),
-    );
+    const record = (source: SearchSource) => (outcome: SourceOutcome) => {
+      outcomes.set(source, outcome);
+      timings[source] = round(outcome.ms);
+      if (outcome.error) limits.push(`${source}: ${outcome.error}`);
+      if (outcome.result) limits.push(...outcome.result.limits);
+      emitPartial(source);
+    };
+    const runs = sources.filter((s) => s !== GRAPH_SOURCE).map((source) => this.runSource(source, workspaceId, request, plan, filter, vectorPromise, timeoutMs, options.signal, repoIds).then(record(source)));
+    if (sources.includes(GRAPH_SOURCE)) runs.push(Promise.all(runs).then(() => this.runGraphStage(workspaceId, request, plan, filter, fusionWeights, outcomes, timeoutMs, options.signal, repoIds).then(record(GRAPH_SOURCE))));
     const externalFailures: string[] = [];
     const externalDone = externalRuns.map((run) =>
       run.outcome.then(async (outcome) => {
@@ -340,6 +347,24 @@ export class SearchService {
     }
   }
 
+  /** `file.graph`, seeded with the strongest fused hits of the sources that have answered. */
+  private runGraphStage(
+    workspaceId: string,
+    request: ParsedSearchRequest,
+    plan: QueryPlan,
+    filter: IndexFilter,
+    weights: SourceWeights,
+    outcomes: ReadonlyMap<SearchSource, SourceOutcome>,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    repoIds: ReadonlySet<string>,
+  ): Promise<SourceOutcome> {
+    const head = this.fuseOutcomes([...outcomes.values()], request, weights, plan).slice(0, GRAPH_SEEDS);
+    const top = head[0]?.score ?? 0;
+    plan.graphSeeds = top > 0 ? head.filter((f) => f.score > 0).map((f) => ({ repoId: f.id.slice(5, 41), path: f.path, score: f.score / top })) : [];
+    return this.runSource(GRAPH_SOURCE, workspaceId, request, plan, filter, null, timeoutMs, signal, repoIds);
+  }
+
   /** Test seam: replaced in degradation tests to make a source throw or hang. */
   protected async execute(
     source: SearchSource,
@@ -350,7 +375,7 @@ export class SearchService {
     signal?: AbortSignal,
     /** The workspace's repositories when the search started. */
     repoIds?: ReadonlySet<string>,
-    plan: Pick<QueryPlan, 'keywordQuery' | 'keywordMode' | 'cutoff'> = { keywordQuery: request.query, keywordMode: request.keyword_mode },
+    plan: Pick<QueryPlan, 'keywordQuery' | 'keywordMode' | 'cutoff' | 'graphSeeds'> = { keywordQuery: request.query, keywordMode: request.keyword_mode },
   ): Promise<{ result: RetrieverResult; relatedTasks?: Map<string, RelatedTask[]> }> {
     switch (source) {
       case 'file.dense':
@@ -359,6 +384,8 @@ export class SearchService {
         return { result: await this.fileSearch.keyword(plan.keywordQuery, filter, plan.keywordMode) };
       case 'file.symbol':
         return { result: await this.fileSearch.symbol(request.query, filter) };
+      case 'file.graph':
+        return { result: await this.graphExpansion.expand(workspaceId, plan.graphSeeds ?? [], filter) };
       case 'task.dense':
       case 'task.keyword': {
         const via = source === 'task.dense' ? 'dense' : 'keyword';
@@ -418,10 +445,11 @@ export class SearchService {
     vectorPromise.catch(() => undefined);
     const outcomes = new Map<SearchSource, SourceOutcome>();
     await Promise.all(
-      SEARCH_SOURCES.map(async (source) => {
+      SEARCH_SOURCES.filter((s) => s !== GRAPH_SOURCE).map(async (source) => {
         outcomes.set(source, await this.runSource(source, workspaceId, request, plan, filter, vectorPromise, 30_000, signal, repoIds));
       }),
     );
+    outcomes.set(GRAPH_SOURCE, await this.runGraphStage(workspaceId, request, plan, filter, current.weights, outcomes, 30_000, signal, repoIds));
     const fused = this.fuseOutcomes([...outcomes.values()], request, current.weights, plan);
     const { candidates, features } = await this.candidateEvidence(workspaceId, fused.slice(0, RANKER_DEPTH), outcomes, plan, filter, repoIds, cutoff.position);
     return candidates.map((f, i) => ({ path: f.path, features: features[i] }));
@@ -513,7 +541,7 @@ export class SearchService {
 
   private fuseOutcomes(outcomes: SourceOutcome[], request: ParsedSearchRequest, weights: SourceWeights, plan: QueryPlan): RankedFile[] {
     const rankings = this.rankingsOf(outcomes);
-    const fused = rankings.length ? fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword'] }) : [];
+    const fused = rankings.length ? fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword', 'file.graph'] }) : [];
     const boosted = boostMentionedFiles(fused, plan.mentioned, (id) => ({ id, score: 0, contributions: [] }));
     return applyPriors(boosted.map((f) => ({ ...f, path: pathOfId(f.id) })), this.priors);
   }
