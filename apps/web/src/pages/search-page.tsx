@@ -4,6 +4,7 @@ import { errorText } from '../api/client';
 import { rateResult, useMyRatings, useRecordRatingInCache, type Rating } from '../api/feedback';
 import { useRepositories } from '../api/queries';
 import { ResultCard, ResultPlaceholder, type RatingStatus } from '../components/result-card';
+import { ExternalResults } from '../components/external-result-card';
 import { sourceLabel } from '../components/source-badges';
 import { useStreamedSearch, type SearchOptions } from '../realtime/use-streamed-search';
 import { hashFor } from '../lib/hash-route';
@@ -336,6 +337,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
           </li>
         ))}
       </ol>
+      <ExternalResults results={state.external} />
     </section>
   );
 }

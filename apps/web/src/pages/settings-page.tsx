@@ -4,6 +4,7 @@ import { useState, type ComponentType, type FormEvent } from 'react';
 import { api, errorText, isNotFound } from '../api/client';
 import { queryKeys, type Me } from '../api/queries';
 import { sourceLabel } from '../components/source-badges';
+import { ExternalSourcesSettings } from '../components/external-sources-settings';
 
 const keysKey = ['keys'] as const;
 
@@ -23,6 +24,7 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
   { id: 'workspace', title: 'Workspace', Component: WorkspaceSection },
   { id: 'api-keys', title: 'API keys', visible: (me) => me.role === 'admin', Component: ApiKeysSection },
   { id: 'weights', title: 'Fusion weights', Component: WeightsSection },
+  { id: 'external-sources', title: 'External MCP sources', visible: (me) => me.role === 'admin', Component: ExternalSourcesSettings },
 ];
 
 export function SettingsPage({ me }: { me: Me }) {

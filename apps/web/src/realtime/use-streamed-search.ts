@@ -2,7 +2,7 @@
  * Runs a search over the socket (`search:start` → `search:partial`* → `search:done`), or
  * over REST when the socket is down, and exposes the fused ranking as it grows.
  */
-import type { SearchDoneEvent, SearchRequest, SearchResponse, SearchResult } from '@sextant/contracts';
+import type { ExternalResult, SearchDoneEvent, SearchRequest, SearchResponse, SearchResult } from '@sextant/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorText } from '../api/client';
 import { useRealtime } from './realtime-provider';
@@ -14,6 +14,8 @@ export interface StreamedSearch {
   query: string;
   topK: number;
   results: SearchResult[];
+  /** External MCP sources' results (not files of an indexed repository). */
+  external: ExternalResult[];
   sourcesDone: string[];
   sourcesPending: string[];
   limits: string[];
@@ -30,7 +32,7 @@ export interface StreamedSearch {
   partials: number;
 }
 
-const IDLE: StreamedSearch = { status: 'idle', query: '', topK: 10, results: [], sourcesDone: [], sourcesPending: [], limits: [], match: null, searchId: null, queryClass: null, strategy: null, timings: {}, error: null, transport: null, partials: 0 };
+const IDLE: StreamedSearch = { status: 'idle', query: '', topK: 10, results: [], external: [], sourcesDone: [], sourcesPending: [], limits: [], match: null, searchId: null, queryClass: null, strategy: null, timings: {}, error: null, transport: null, partials: 0 };
 
 let requestSeq = 0;
 const newRequestId = () => `web-${Date.now().toString(36)}-${(++requestSeq).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -46,12 +48,12 @@ export function useStreamedSearch() {
     const mine = (id: string | null) => id !== null && id === current.current;
     const onPartial: Parameters<typeof socket.on<'search:partial'>>[1] = (e) => {
       if (!mine(e.request_id)) return;
-      setState((s) => ({ ...s, results: e.results, sourcesDone: e.sources_done, sourcesPending: e.sources_pending, limits: e.limits, partials: s.partials + 1 }));
+      setState((s) => ({ ...s, results: e.results, external: e.external ?? [], sourcesDone: e.sources_done, sourcesPending: e.sources_pending, limits: e.limits, partials: s.partials + 1 }));
     };
     const onDone: Parameters<typeof socket.on<'search:done'>>[1] = (e) => {
       if (!mine(e.request_id)) return;
       current.current = null;
-      setState((s) => ({ ...s, status: 'done', results: e.results, limits: e.limits, match: e.match, sourcesPending: [], searchId: e.search_id, queryClass: e.query_class, strategy: e.strategy, timings: e.timings_ms }));
+      setState((s) => ({ ...s, status: 'done', results: e.results, external: e.external ?? [], limits: e.limits, match: e.match, sourcesPending: [], searchId: e.search_id, queryClass: e.query_class, strategy: e.strategy, timings: e.timings_ms }));
     };
     const onError: Parameters<typeof socket.on<'search:error'>>[1] = (e) => {
       if (!mine(e.request_id)) return;
@@ -86,7 +88,7 @@ export function useStreamedSearch() {
         (res) => {
           if (current.current !== requestId) return;
           current.current = null;
-          setState((s) => ({ ...s, status: 'done', results: res.results, limits: res.limits, match: res.match, sourcesDone: [...all], sourcesPending: [], searchId: res.search_id, queryClass: res.query_class, strategy: res.strategy, timings: res.timings_ms }));
+          setState((s) => ({ ...s, status: 'done', results: res.results, external: res.external ?? [], limits: res.limits, match: res.match, sourcesDone: [...all], sourcesPending: [], searchId: res.search_id, queryClass: res.query_class, strategy: res.strategy, timings: res.timings_ms }));
         },
         (err: unknown) => {
           if (current.current !== requestId || (err as Error).name === 'AbortError') return;
