@@ -24,6 +24,8 @@ export interface Embedder {
    * straight through. Default true: model and API embedders are always worth caching.
    */
   readonly cacheable?: boolean;
+  /** True when vectors capture meaning (a trained model: openai, local), false for lexical feature hashing. */
+  readonly semantic?: boolean;
   /** Embeds documents (chunks); the result has one unit-length vector per input, in input order. */
   embedDocuments(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   /** Embeds one search query. */

@@ -6,6 +6,8 @@ export * from './l2-normalize.util';
 export * from './hash/hash.embedder';
 export * from './hash/threaded-hash.embedder';
 export * from './openai/openai.embedder';
+export * from './local/local.embedder';
+export * from './local/model-files';
 export * from './openai/retry-policy.util';
 export * from './cache/embedding-cache.port';
 export * from './cache/memory-embedding.cache';

@@ -33,11 +33,20 @@ export const envSchema = z.object({
   QDRANT_REPLICATION_FACTOR: z.coerce.number().int().min(1).max(16).optional(),
   QDRANT_WRITE_CONSISTENCY: z.coerce.number().int().min(1).max(16).optional(),
   REDIS_URL: optionalUrl(['redis', 'rediss']),
-  EMBEDDINGS_PROVIDER: z.enum(['hash', 'openai']).default('hash'),
+  EMBEDDINGS_PROVIDER: z.enum(['hash', 'openai', 'local']).default('hash'),
   OPENAI_BASE_URL: optionalUrl(['http', 'https']),
   OPENAI_API_KEY: z.string().optional(),
   EMBEDDINGS_MODEL: z.string().min(1).optional(),
   EMBEDDINGS_DIM: z.coerce.number().int().min(8).max(8192).optional(),
+  /** local: a directory with the model's files (air-gapped installs); nothing is downloaded. */
+  EMBEDDINGS_MODEL_PATH: z.string().trim().min(1).optional(),
+  /** local: where models are downloaded from (the hub's layout: <host>/<model>/resolve/main/<file>). */
+  EMBEDDINGS_MODEL_HOST: optionalUrl(['http', 'https']),
+  /** local: weight precision (the ONNX file): q8 = onnx/model_quantized.onnx. */
+  EMBEDDINGS_DTYPE: z.enum(['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4']).default('q8'),
+  EMBEDDINGS_POOLING: z.enum(['cls', 'mean']).optional(),
+  /** local: worker threads running the model (each holds a copy); default cores - 1 (1-4). */
+  EMBEDDINGS_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   SEXTANT_ALLOWED_ROOTS: z.string().optional(),
   /** Ask: any OpenAI-compatible chat endpoint (unset CHAT_MODEL = Ask disabled). */
   CHAT_BASE_URL: optionalUrl(['http', 'https']),
@@ -102,7 +111,8 @@ export interface AppConfig {
   storage: { dataDir: string; databaseUrl?: string; qdrantUrl?: string; qdrantApiKey?: string; qdrantCluster: { shardNumber?: number; replicationFactor?: number; writeConsistencyFactor?: number }; redisUrl?: string };
   embeddings:
     | { provider: 'hash'; model: string; dimensions: number }
-    | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string };
+    | { provider: 'openai'; model: string; dimensions?: number; baseURL?: string; apiKey?: string }
+    | { provider: 'local'; model: string; dimensions?: number; modelPath?: string; modelHost?: string; modelCacheDir: string; dtype: 'fp32' | 'fp16' | 'q8' | 'int8' | 'uint8' | 'q4' | 'bnb4'; pooling?: 'cls' | 'mean'; workers?: number };
   indexing: { allowedRoots: string[]; defaultRepo?: string; maxFileBytes: number; watchDefault: boolean; cloneAllowedHosts: string[]; allowSharedPaths: boolean };
   auth: { mode: 'auto' | 'required' };
   /** `POST /mcp`: DNS-rebinding protection (Host/Origin allow-lists) and the request body limit. */
@@ -152,7 +162,10 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     problems.push({ variable: 'CHAT_MODEL', message: 'is required when CHAT_BASE_URL or CHAT_API_KEY is set (the model name the endpoint serves)' });
   }
   if (e.EMBEDDINGS_PROVIDER === 'hash' && e.EMBEDDINGS_MODEL && e.EMBEDDINGS_MODEL !== 'hash') {
-    problems.push({ variable: 'EMBEDDINGS_MODEL', message: 'only applies to EMBEDDINGS_PROVIDER=openai' });
+    problems.push({ variable: 'EMBEDDINGS_MODEL', message: 'only applies to EMBEDDINGS_PROVIDER=openai or local' });
+  }
+  if (e.EMBEDDINGS_PROVIDER !== 'local' && (e.EMBEDDINGS_MODEL_PATH || e.EMBEDDINGS_MODEL_HOST)) {
+    problems.push({ variable: e.EMBEDDINGS_MODEL_PATH ? 'EMBEDDINGS_MODEL_PATH' : 'EMBEDDINGS_MODEL_HOST', message: 'only applies to EMBEDDINGS_PROVIDER=local' });
   }
   if (e.QDRANT_WRITE_CONSISTENCY !== undefined && e.QDRANT_WRITE_CONSISTENCY > (e.QDRANT_REPLICATION_FACTOR ?? 1)) {
     problems.push({ variable: 'QDRANT_WRITE_CONSISTENCY', message: `must not exceed QDRANT_REPLICATION_FACTOR (${e.QDRANT_REPLICATION_FACTOR ?? 1})` });
@@ -197,7 +210,19 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     embeddings:
       e.EMBEDDINGS_PROVIDER === 'hash'
         ? { provider: 'hash', model: 'hash', dimensions: e.EMBEDDINGS_DIM ?? 384 }
-        : {
+        : e.EMBEDDINGS_PROVIDER === 'local'
+          ? {
+              provider: 'local',
+              model: e.EMBEDDINGS_MODEL ?? (e.EMBEDDINGS_MODEL_PATH ? path.basename(path.resolve(cwd, e.EMBEDDINGS_MODEL_PATH)) : 'Xenova/bge-small-en-v1.5'),
+              dimensions: e.EMBEDDINGS_DIM,
+              modelPath: e.EMBEDDINGS_MODEL_PATH ? path.resolve(cwd, e.EMBEDDINGS_MODEL_PATH) : undefined,
+              modelHost: e.EMBEDDINGS_MODEL_HOST,
+              modelCacheDir: path.join(path.resolve(cwd, e.SEXTANT_DATA_DIR), 'models'),
+              dtype: e.EMBEDDINGS_DTYPE,
+              pooling: e.EMBEDDINGS_POOLING,
+              workers: e.EMBEDDINGS_THREADS,
+            }
+          : {
             provider: 'openai',
             model: e.EMBEDDINGS_MODEL ?? 'text-embedding-3-small',
             dimensions: e.EMBEDDINGS_DIM,

@@ -10,6 +10,7 @@ export class MeasuredEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
   readonly cacheable?: boolean;
+  readonly semantic?: boolean;
   private readonly duration: Histogram<'kind'>;
   private readonly errors: Counter<'kind'>;
 
@@ -20,6 +21,7 @@ export class MeasuredEmbedder implements Embedder {
     this.id = inner.id;
     this.dimensions = inner.dimensions;
     this.cacheable = inner.cacheable;
+    this.semantic = inner.semantic;
     this.duration = metrics.histogram('embedder_duration_seconds', 'Embedding model call latency by kind (documents batch or query)', ['kind'], [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30]);
     this.errors = metrics.counter('embedder_errors_total', 'Embedding model calls that failed, by kind', ['kind']);
   }

@@ -8,6 +8,7 @@ import { HealthRegistry } from '../modules/health/health.registry';
 import { openEmbeddedStore, type EmbeddedStore } from './embedded';
 import { MetricsService } from '../modules/metrics/metrics.service';
 import { MeasuredEmbedder } from './measured-embedder';
+import { modelDownloadProgress } from './model-download-progress';
 import { QdrantChunkIndex, QdrantTaskIndex } from './qdrant';
 
 export const EMBEDDER = Symbol.for('sextant.Embedder');
@@ -34,7 +35,13 @@ export const EMBEDDING_CACHE_FILE = 'embedding-cache.sqlite';
       inject: [APP_CONFIG, EMBEDDING_CACHE, MetricsService],
       useFactory: (config: AppConfig, cache: SqliteEmbeddingCache, metrics: MetricsService): CachedEmbedder => {
         const e = config.embeddings;
-        const embedder = createEmbedder(e.provider === 'hash' ? { provider: 'hash', dimensions: e.dimensions, workerThread: true } : { provider: 'openai', model: e.model, dimensions: e.dimensions, baseURL: e.baseURL, apiKey: e.apiKey });
+        const embedder = createEmbedder(
+          e.provider === 'hash'
+            ? { provider: 'hash', dimensions: e.dimensions, workerThread: true }
+            : e.provider === 'local'
+              ? { provider: 'local', model: e.model, dimensions: e.dimensions, modelPath: e.modelPath, modelCacheDir: e.modelCacheDir, modelHost: e.modelHost, dtype: e.dtype, pooling: e.pooling, workers: e.workers, onProgress: modelDownloadProgress(e.model, downloadLine(config)) }
+              : { provider: 'openai', model: e.model, dimensions: e.dimensions, baseURL: e.baseURL, apiKey: e.apiKey },
+        );
         return new CachedEmbedder({ embedder: new MeasuredEmbedder(embedder, metrics), cache });
       },
     },
@@ -85,7 +92,8 @@ export class StorageModule implements OnModuleInit, OnApplicationShutdown {
     });
     this.health.register('embedder', async () => {
       const h = await this.embedder.health();
-      return { ok: h.ok, detail: h.detail ?? this.embedder.id };
+      const provider = this.embedder.id.split(':')[0];
+      return { ok: h.ok, detail: h.detail ?? this.embedder.id, info: { id: this.embedder.id, provider: provider === 'hash-v1' ? 'hash' : provider, dimensions: this.embedder.dimensions, semantic: this.embedder.semantic } };
     });
   }
 
@@ -96,4 +104,11 @@ export class StorageModule implements OnModuleInit, OnApplicationShutdown {
     await this.embedder.close();
     this.logger.log('Storage closed');
   }
+}
+
+/** Model download progress: the server log, or stderr for CLI commands (whose log shows warnings only). */
+function downloadLine(config: AppConfig): (line: string) => void {
+  if (config.log.toStderr) return (line) => process.stderr.write(`${line}\n`);
+  const logger = new Logger('EmbeddingModel');
+  return (line) => logger.log(line);
 }

@@ -41,6 +41,7 @@ export interface CachedEmbedderOptions {
 export class CachedEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
+  readonly semantic: boolean;
   private readonly embedder: Embedder;
   private readonly cache: EmbeddingCache;
   private readonly writeBatchSize: number;
@@ -52,6 +53,7 @@ export class CachedEmbedder implements Embedder {
     this.writeBatchSize = writeBatchSize;
     this.id = embedder.id;
     this.dimensions = embedder.dimensions;
+    this.semantic = embedder.semantic ?? true;
   }
 
   get stats(): CachedEmbedderStats {

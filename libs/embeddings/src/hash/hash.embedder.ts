@@ -59,6 +59,7 @@ export class HashEmbedder implements Embedder {
   readonly dimensions: number;
   /** Re-hashing a chunk is cheaper than looking it up in the embedding cache. */
   readonly cacheable = false;
+  readonly semantic = false;
   private readonly options: Required<HashEmbedderOptions>;
   private readonly ngramSeeds: number[];
 

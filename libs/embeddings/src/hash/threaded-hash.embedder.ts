@@ -25,6 +25,7 @@ export class ThreadedHashEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
   readonly cacheable = false;
+  readonly semantic = false;
   private readonly inline: HashEmbedder;
   private worker?: Worker;
   private nextId = 0;

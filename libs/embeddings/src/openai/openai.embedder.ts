@@ -65,6 +65,7 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  */
 export class OpenAIEmbedder implements Embedder {
   readonly id: string;
+  readonly semantic = true;
   readonly dimensions: number;
   readonly model: string;
   readonly baseURL: string;

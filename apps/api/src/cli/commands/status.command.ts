@@ -26,6 +26,8 @@ export function registerStatus(program: Command): void {
         }
         const lines = [`Workspace ${ws.slug} — ${describeDatabase(config)}`];
         for (const [name, d] of Object.entries(dependencies)) lines.push(`  ${name.padEnd(13)} ${d.status}${d.detail ? ` (${d.detail})` : ''}`);
+        const embedder = dependencies.embedder;
+        if (typeof embedder?.id === 'string') lines.push(`  ${'embeddings'.padEnd(13)} ${embedder.id}: ${embedder.semantic ? 'semantic' : 'lexical, not semantic (EMBEDDINGS_PROVIDER=local runs a semantic model offline)'}`);
         lines.push(repos.length ? '' : '\nNo repositories yet: run `sextant index <path>`.');
         for (const r of repos) {
           const langs = Object.entries(r.files.by_language).sort((a, b) => b[1] - a[1]).map(([l, n]) => `${l} ${n}`).join(', ');

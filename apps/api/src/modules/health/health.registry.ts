@@ -6,9 +6,11 @@ export interface DependencyHealth {
   status: 'up' | 'down';
   detail?: string;
   latency_ms?: number;
+  /** What a check adds about its dependency (the embedder: id, provider, dimensions, semantic). */
+  [field: string]: unknown;
 }
 
-export type HealthCheck = () => Promise<{ ok: boolean; detail?: string }>;
+export type HealthCheck = () => Promise<{ ok: boolean; detail?: string; info?: Record<string, unknown> }>;
 
 /**
  * Modules register a check for the dependency they own; /health asks all of them.
@@ -33,7 +35,7 @@ export class HealthRegistry {
         try {
           const result = await withTimeout(check(), timeoutMs);
           const latency_ms = Math.round((performance.now() - started) * 10) / 10;
-          return [name, { status: result.ok ? 'up' : 'down', ...(result.detail ? { detail: result.detail } : {}), latency_ms }];
+          return [name, { ...result.info, status: result.ok ? 'up' : 'down', ...(result.detail ? { detail: result.detail } : {}), latency_ms }];
         } catch (err) {
           return [name, { status: 'down', detail: err instanceof Error ? err.message : String(err) }];
         }
