@@ -72,7 +72,8 @@ export function RealtimeProvider({ token, children }: { token: string | null; ch
       if (!closed) add(activityFromHistory(jobs, weights, MAX_ACTIVITY, ratings));
     });
     const seenJobs = new Set<string>();
-    const applyJob = (job: IndexJob) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => mergeJob(jobs, job));
+    // Only into a list read from the server: a list made of live frames alone would hide older jobs (returning undefined leaves the cache as it is).
+    const applyJob = (job: IndexJob) => qc.setQueryData<IndexJob[]>(queryKeys.jobs, (jobs) => (jobs ? mergeJob(jobs, job) : undefined));
 
     s.on('connect', () => {
       setStatus('connected');
