@@ -316,6 +316,13 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     const people = await page.locator('.person-name').allInnerTexts();
     expect(people).toEqual(expect.arrayContaining(['ops-admin', 'dana-laptop']));
     expect(people.some((p) => /^key /.test(p))).toBe(false);
+    // The activity feed names a connected teammate's rating by key name too.
+    await open(member, '#/search');
+    await page.waitForSelector('.person-name:has-text("mia")');
+    const found = (await api().post('/v1/search').set(bearer(member)).send({ query: 'validate_token' }).expect(200)).body;
+    await api().post('/v1/feedback').set(bearer(member)).send({ search_id: found.search_id, item_id: found.results[0].id, rating: 1 }).expect(200);
+    await page.waitForSelector('.activity-list li:has-text("mia rated")');
+    expect(await page.locator('.activity-list').innerText()).not.toMatch(/key:[0-9a-f]{8}-/);
     // Readers get the workspace and weights, not key management.
     await mate.waitForSelector('[data-section="weights"]');
     expect(await mate.locator('[data-section="api-keys"]').count()).toBe(0);

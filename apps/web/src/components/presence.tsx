@@ -43,7 +43,10 @@ function initials(principal: string): string {
 
 /** Live feed of the workspace's indexing, rating and weight events. */
 export function ActivityFeed() {
-  const { activity } = useRealtime();
+  const { activity, presence } = useRealtime();
+  // Entries name people by principal (`key:<id>`): show the key's name when the member is here, else a short id.
+  const names = new Map(presence.filter((m) => m.name).map((m) => [m.principal, m.name!]));
+  const readable = (text: string) => text.replace(/key:[0-9a-f]{8}-[0-9a-f-]{27}/g, (p) => names.get(p) ?? displayPrincipal(p));
   const repos = useRepositories();
   const repoName = (id: string) => repos.data?.find((r) => r.id === id)?.name ?? `repository ${id.slice(0, 8)}`;
   return (
@@ -58,7 +61,7 @@ export function ActivityFeed() {
               <span className="activity-icon" aria-hidden="true">
                 <ActivityIcon kind={a.kind} negative={a.negative} />
               </span>
-              <span className="activity-text">{a.repoId ? a.text.replace('{repo}', repoName(a.repoId)) : a.text}</span>
+              <span className="activity-text">{readable(a.repoId ? a.text.replace('{repo}', repoName(a.repoId)) : a.text)}</span>
               <time className="muted small" dateTime={new Date(a.at).toISOString()}>
                 {new Date(a.at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })}
               </time>
