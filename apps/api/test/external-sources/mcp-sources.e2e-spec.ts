@@ -4,10 +4,11 @@ import * as path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
 import { MASKED_SECRET, SearchResponseSchema, type ExternalResult, type SearchResponse } from '@sextant/contracts';
-import { createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
+import { createKey, ensureWorkspace, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
 import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
+import { McpSourcesRepository } from '../../src/modules/external-sources/mcp-sources.repository';
 import { startHttpStub, STDIO_STUB, type HttpStub, type StubFile } from './stub-servers';
 
 /** A token the redactor knows (GitHub classic PAT shape); it must never come back in a search. */
@@ -99,6 +100,10 @@ describe('external MCP sources (real MCP servers over stdio and Streamable HTTP)
     await request(server()).post('/v1/sources/mcp').set(auth(adminA)).send({ name: 'loopback-name', transport: { type: 'http', url: 'http://localhost:9/mcp' } }).expect(403);
 
     await request(server()).patch(`/v1/sources/mcp/${created.id}`).set(auth(adminA)).send({ priority: 5, enabled: false }).expect(200);
+    // Sending back the masked transport (as a settings form would) keeps the stored secret; a new value replaces it.
+    await request(server()).patch('/v1/sources/mcp/gh-cfg').set(auth(adminA)).send({ transport: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: MASKED_SECRET, 'X-New': 'v2' } } }).expect(200);
+    const stored = async () => JSON.parse((await t.app.get(McpSourcesRepository).find(await ensureWorkspace(t, 'team-a'), 'gh-cfg'))!.transport);
+    expect((await stored()).headers).toEqual({ Authorization: 'Bearer server-own-token', 'X-New': 'v2' });
     await request(server()).delete('/v1/sources/mcp/gh-cfg').set(auth(adminA)).expect(200);
     await request(server()).delete('/v1/sources/mcp/gh-cfg-stdio').set(auth(adminA)).expect(200);
     expect((await request(server()).get('/v1/sources/mcp').set(auth(adminA))).body.sources).toEqual([]);

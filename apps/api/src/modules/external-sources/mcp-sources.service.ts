@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { McpSourceCreateSchema, McpSourceUpdateSchema, type McpSource, type McpSourceTestResult } from '@sextant/contracts';
+import { MASKED_SECRET, McpSourceCreateSchema, McpSourceUpdateSchema, type McpSource, type McpSourceTestResult, type McpSourceTransport } from '@sextant/contracts';
 import type { z } from 'zod';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
 import { APP_CONFIG } from '../../config/config.module';
@@ -48,7 +48,7 @@ export class McpSourcesService {
     const row = await this.require(workspaceId, idOrName);
     if (input.transport) {
       if (input.transport.type === 'http') await checkOutboundUrl(input.transport.url, this.config.indexing.cloneAllowedHosts);
-      row.transport = JSON.stringify(input.transport);
+      row.transport = JSON.stringify(keepMaskedSecrets(input.transport, JSON.parse(row.transport) as McpSourceTransport));
       row.transportType = input.transport.type;
     }
     if (input.enabled !== undefined) row.enabled = input.enabled;
@@ -79,4 +79,11 @@ export class McpSourcesService {
     if (!row) throw notFound('MCP source', idOrName);
     return row;
   }
+}
+
+/** A transport sent back as the API showed it (values `********`) keeps the stored values of those keys. */
+function keepMaskedSecrets(next: McpSourceTransport, stored: McpSourceTransport): McpSourceTransport {
+  const merge = (fresh: Record<string, string>, old: Record<string, string>) => Object.fromEntries(Object.entries(fresh).map(([k, v]) => [k, v === MASKED_SECRET && k in old ? old[k] : v]));
+  if (next.type === 'stdio') return { ...next, env: merge(next.env, stored.type === 'stdio' ? stored.env : {}) };
+  return { ...next, headers: merge(next.headers, stored.type === 'http' ? stored.headers : {}) };
 }
