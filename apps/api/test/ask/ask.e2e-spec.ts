@@ -98,7 +98,7 @@ describe('Ask: grounded, cited, streamed answers (fake OpenAI-compatible endpoin
 
     expect(body.answer).toBe(`Sessions are refreshed by \`SessionStore.refresh\` [${fileN}]. Early expiry was reported in T-103 [${taskN}], see also [99].`);
     const fileCitation = body.citations.find((c) => c.n === fileN)!;
-    expect(fileCitation).toMatchObject({ kind: 'file', repo_name: 'shop', path: 'src/auth/session.ts' });
+    expect(fileCitation).toMatchObject({ kind: 'file', repo_name: 'shop', path: 'src/auth/session.ts', repo_id: expect.any(String) });
     if (fileCitation.kind !== 'file') throw new Error('expected a file citation');
     expect(fileCitation.start_line).toBeGreaterThanOrEqual(1);
     expect(fileCitation.end_line).toBeGreaterThanOrEqual(fileCitation.start_line);
