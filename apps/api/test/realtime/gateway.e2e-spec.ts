@@ -171,7 +171,7 @@ describe('realtime gateway (socket.io clients against the running app)', () => {
     const a2 = await connect(t.url!, keyA);
     sockets.push(a2);
     const presence = await waitFor(() => seenA.filter((e) => e.event === 'presence').at(-1)?.payload, { what: 'presence in A' });
-    expect(presence).toEqual({ workspace_id: aCtx.workspaceId, members: [{ principal: aCtx.principal, connections: 2 }] });
+    expect(presence).toEqual({ workspace_id: aCtx.workspaceId, members: [{ principal: aCtx.principal, name: aCtx.name, connections: 2 }] });
     expect(seenB.some((e) => e.event === 'presence' && e.payload.workspace_id === aCtx.workspaceId)).toBe(false);
   });
 });
