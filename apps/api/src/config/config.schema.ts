@@ -100,6 +100,8 @@ export const envSchema = z.object({
   SEXTANT_MCP_FALLBACK: boolish,
   /** Bytes of file contents fetched through `get_file_contents` per search and source. */
   SEXTANT_MCP_HYDRATE_BYTES: z.coerce.number().int().min(0).max(10_000_000).default(200_000),
+  /** AES-256 key (64 hex characters) for MCP source secrets at rest; default: a key file in the data dir. */
+  SEXTANT_SECRET_KEY: z.string().trim().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 bytes), e.g. from `openssl rand -hex 32`').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   NODE_ENV: z.string().optional(),
 });
@@ -125,7 +127,7 @@ export interface AppConfig {
   /** The reranker used by `rerank: true` searches (HTTP when `url` is set, else local). */
   rerank: { url?: string; model?: string; apiKey?: string; style: 'tei' | 'cohere'; timeoutMs: number; threshold: number; mode: 'drop' | 'flag' };
   /** External MCP sources fused into search (seed 002's merge settings). */
-  externalSources: { maxMergedResults: number; dedup: boolean; dedupThreshold: number; fallback: boolean; hydrateBytes: number; childPath?: string };
+  externalSources: { maxMergedResults: number; dedup: boolean; dedupThreshold: number; fallback: boolean; hydrateBytes: number; childPath?: string; secretKey?: string };
   /** Ask's chat endpoint; `model` null = Ask disabled. */
   chat: { model: string | null; baseURL?: string; apiKey?: string; timeoutMs: number; maxRetries: number };
 }
@@ -255,6 +257,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       hydrateBytes: e.SEXTANT_MCP_HYDRATE_BYTES,
       /** stdio MCP servers get PATH (to find their command) and nothing else of this environment. */
       childPath: env.PATH,
+      secretKey: e.SEXTANT_SECRET_KEY,
     },
     chat: { model: e.CHAT_MODEL ?? null, baseURL: e.CHAT_BASE_URL, apiKey: e.CHAT_API_KEY, timeoutMs: e.CHAT_TIMEOUT_MS, maxRetries: e.CHAT_MAX_RETRIES },
   };

@@ -9,6 +9,7 @@ import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
 import { McpSourcesRepository } from '../../src/modules/external-sources/mcp-sources.repository';
+import { SourceSecrets } from '../../src/modules/external-sources/source-secrets';
 import { startHttpStub, STDIO_STUB, type HttpStub, type StubFile } from './stub-servers';
 
 /** A token the redactor knows (GitHub classic PAT shape); it must never come back in a search. */
@@ -102,8 +103,11 @@ describe('external MCP sources (real MCP servers over stdio and Streamable HTTP)
     await request(server()).patch(`/v1/sources/mcp/${created.id}`).set(auth(adminA)).send({ priority: 5, enabled: false }).expect(200);
     // Sending back the masked transport (as a settings form would) keeps the stored secret; a new value replaces it.
     await request(server()).patch('/v1/sources/mcp/gh-cfg').set(auth(adminA)).send({ transport: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: MASKED_SECRET, 'X-New': 'v2' } } }).expect(200);
-    const stored = async () => JSON.parse((await t.app.get(McpSourcesRepository).find(await ensureWorkspace(t, 'team-a'), 'gh-cfg'))!.transport);
-    expect((await stored()).headers).toEqual({ Authorization: 'Bearer server-own-token', 'X-New': 'v2' });
+    const row = (await t.app.get(McpSourcesRepository).find(await ensureWorkspace(t, 'team-a'), 'gh-cfg'))!;
+    expect(JSON.parse(t.app.get(SourceSecrets).open(row.transport)).headers).toEqual({ Authorization: 'Bearer server-own-token', 'X-New': 'v2' });
+    // Encrypted at rest: the database row holds no token.
+    expect(row.transport).toMatch(/^enc:v1:/);
+    expect(row.transport).not.toContain('server-own-token');
     await request(server()).delete('/v1/sources/mcp/gh-cfg').set(auth(adminA)).expect(200);
     await request(server()).delete('/v1/sources/mcp/gh-cfg-stdio').set(auth(adminA)).expect(200);
     expect((await request(server()).get('/v1/sources/mcp').set(auth(adminA))).body.sources).toEqual([]);

@@ -7,6 +7,7 @@ import type { AppConfig } from '../../config/config.schema';
 import { McpConnectionPool, type McpConnection } from './mcp-connection.pool';
 import { toSourceConfig, type McpSourceConfig } from './mcp-source.mapper';
 import { McpSourcesRepository } from './mcp-sources.repository';
+import { SourceSecrets } from './source-secrets';
 
 /** What one external source answered for one search. */
 export interface ExternalSourceOutcome {
@@ -41,6 +42,7 @@ export class ExternalSearchService {
     private readonly rows: McpSourcesRepository,
     private readonly pool: McpConnectionPool,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: SourceSecrets,
   ) {}
 
   get settings(): AppConfig['externalSources'] {
@@ -49,8 +51,16 @@ export class ExternalSearchService {
 
   /** Starts every enabled source of the workspace at once. */
   async start(workspaceId: string, query: string, signal?: AbortSignal): Promise<ExternalSourceRun[]> {
-    const sources = (await this.rows.listEnabled(workspaceId)).map(toSourceConfig);
-    return sources.map((s) => ({ source: s.source, priority: s.priority, outcome: this.run(s, query, signal) }));
+    return (await this.rows.listEnabled(workspaceId)).map((row) => {
+      let source: McpSourceConfig;
+      try {
+        source = toSourceConfig(row, (stored) => this.secrets.open(stored));
+      } catch (err) {
+        const name = `mcp.${row.name}`;
+        return { source: name, priority: Number(row.priority), outcome: Promise.resolve({ source: name, priority: Number(row.priority), results: [], error: `failed: ${(err as Error).message}`, ms: 0 }) };
+      }
+      return { source: source.source, priority: source.priority, outcome: this.run(source, query, signal) };
+    });
   }
 
   async run(source: McpSourceConfig, query: string, signal?: AbortSignal): Promise<ExternalSourceOutcome> {

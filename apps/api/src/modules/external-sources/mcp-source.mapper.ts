@@ -18,13 +18,14 @@ export interface McpSourceConfig {
 
 export const searchSourceOf = (name: string) => `mcp.${name}`;
 
-export function toSourceConfig(row: McpSourceEntity): McpSourceConfig {
+/** `open` decrypts the stored transport (see SourceSecrets). */
+export function toSourceConfig(row: McpSourceEntity, open: (stored: string) => string): McpSourceConfig {
   return {
     id: row.id,
     workspaceId: row.workspaceId,
     name: row.name,
     source: searchSourceOf(row.name),
-    transport: JSON.parse(row.transport) as McpSourceTransport,
+    transport: JSON.parse(open(row.transport)) as McpSourceTransport,
     enabled: Boolean(row.enabled),
     priority: Number(row.priority),
     resultLimit: row.resultLimit,
@@ -34,8 +35,8 @@ export function toSourceConfig(row: McpSourceEntity): McpSourceConfig {
 }
 
 /** What the API shows: every env and header value masked (they hold tokens). */
-export function mapMcpSource(row: McpSourceEntity): McpSource {
-  const c = toSourceConfig(row);
+export function mapMcpSource(row: McpSourceEntity, open: (stored: string) => string): McpSource {
+  const c = toSourceConfig(row, open);
   return {
     id: c.id,
     name: c.name,

@@ -9,6 +9,7 @@ import { McpConnectionPool } from './mcp-connection.pool';
 import { mapMcpSource, toSourceConfig } from './mcp-source.mapper';
 import { McpSourcesRepository } from './mcp-sources.repository';
 import { checkOutboundUrl } from './outbound-url';
+import { SourceSecrets } from './source-secrets';
 
 /** Admin use cases of external MCP sources; every one is scoped to the caller's workspace. */
 @Injectable()
@@ -18,14 +19,17 @@ export class McpSourcesService {
     private readonly pool: McpConnectionPool,
     private readonly search: ExternalSearchService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly secrets: SourceSecrets,
   ) {}
 
+  private readonly open = (stored: string) => this.secrets.open(stored);
+
   async list(workspaceId: string): Promise<McpSource[]> {
-    return (await this.rows.list(workspaceId)).map(mapMcpSource);
+    return (await this.rows.list(workspaceId)).map((row) => mapMcpSource(row, this.open));
   }
 
   async get(workspaceId: string, idOrName: string): Promise<McpSource> {
-    return mapMcpSource(await this.require(workspaceId, idOrName));
+    return mapMcpSource(await this.require(workspaceId, idOrName), this.open);
   }
 
   async create(workspaceId: string, input: z.output<typeof McpSourceCreateSchema>): Promise<McpSource> {
@@ -35,20 +39,20 @@ export class McpSourcesService {
       workspaceId,
       name: input.name,
       transportType: input.transport.type,
-      transport: JSON.stringify(input.transport),
+      transport: this.secrets.seal(JSON.stringify(input.transport)),
       enabled: input.enabled,
       priority: input.priority,
       resultLimit: input.result_limit,
       timeoutMs: input.timeout_ms,
     });
-    return mapMcpSource(row);
+    return mapMcpSource(row, this.open);
   }
 
   async update(workspaceId: string, idOrName: string, input: z.output<typeof McpSourceUpdateSchema>): Promise<McpSource> {
     const row = await this.require(workspaceId, idOrName);
     if (input.transport) {
       if (input.transport.type === 'http') await checkOutboundUrl(input.transport.url, this.config.indexing.cloneAllowedHosts);
-      row.transport = JSON.stringify(keepMaskedSecrets(input.transport, JSON.parse(row.transport) as McpSourceTransport));
+      row.transport = this.secrets.seal(JSON.stringify(keepMaskedSecrets(input.transport, JSON.parse(this.secrets.open(row.transport)) as McpSourceTransport)));
       row.transportType = input.transport.type;
     }
     if (input.enabled !== undefined) row.enabled = input.enabled;
@@ -57,7 +61,7 @@ export class McpSourcesService {
     if (input.timeout_ms !== undefined) row.timeoutMs = input.timeout_ms;
     const saved = await this.rows.save(row);
     await this.pool.evict(saved.id);
-    return mapMcpSource(saved);
+    return mapMcpSource(saved, this.open);
   }
 
   /** Removes the source and stops its server (a stdio server's whole process group). */
@@ -65,12 +69,12 @@ export class McpSourcesService {
     const row = await this.require(workspaceId, idOrName);
     await this.rows.remove(row);
     await this.pool.evict(row.id);
-    return mapMcpSource(row);
+    return mapMcpSource(row, this.open);
   }
 
   /** Connects (or reuses the connection), lists the tools, picks the search tool and runs one query. */
   async test(workspaceId: string, idOrName: string, query: string): Promise<McpSourceTestResult> {
-    const config = toSourceConfig(await this.require(workspaceId, idOrName));
+    const config = toSourceConfig(await this.require(workspaceId, idOrName), this.open);
     return this.search.probe(config, query);
   }
 
