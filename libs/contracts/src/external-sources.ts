@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NextCursorSchema, pageQueryShape } from './pagination';
 import { RerankVerdictSchema } from './rerank';
 
 /** A source's name is part of its search source id `mcp.<name>`. */
@@ -118,3 +119,11 @@ export const McpSourceTestResultSchema = z.object({
   elapsed_ms: z.number(),
 });
 export type McpSourceTestResult = z.infer<typeof McpSourceTestResultSchema>;
+
+/** `GET /v1/sources/mcp`: oldest first. */
+// Not strict: the route took no query before paging, so parameters it ignored must stay harmless.
+export const ListMcpSourcesQuerySchema = z.object({ ...pageQueryShape(100, 500) });
+export type ListMcpSourcesQuery = z.infer<typeof ListMcpSourcesQuerySchema>;
+
+export const McpSourceListResponseSchema = z.object({ sources: z.array(McpSourceSchema), next_cursor: NextCursorSchema });
+export type McpSourceListResponse = z.infer<typeof McpSourceListResponseSchema>;
