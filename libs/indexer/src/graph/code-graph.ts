@@ -95,6 +95,7 @@ interface FileNode {
   top: Map<string, Def[]>;
   bindings: Map<string, { imp: ImportReference; binding: ImportBinding }>;
   wildcards: ImportReference[];
+  imported?: Set<string>;
 }
 
 type Target = { defs: Def[]; modules: FileNode[] };
@@ -263,11 +264,19 @@ export class CodeGraph {
     // A variable or expression of unknown type: its method, preferably from a module this file imports.
     const candidates = this.membersByName.get(name) ?? [];
     if (!candidates.length) return none;
-    const imported = new Set<string>([node.path, ...this.samePackage(node).map((n) => n.path)]);
-    for (const imp of node.file.imports) for (const t of this.moduleFiles(node, imp.module ?? imp.source)) imported.add(t.path);
+    const imported = this.importedPaths(node);
     const near = candidates.filter((d) => imported.has(d.file.path));
     if (near.length && near.length <= this.options.maxAmbiguous) return { defs: near, confidence: this.options.importedMemberConfidence, receiverType: [] };
     return this.anyMember(name, this.options.globalConfidence * 0.6);
+  }
+
+  /** The file, its package and every repository file it imports. */
+  private importedPaths(node: FileNode): Set<string> {
+    if (!node.imported) {
+      node.imported = new Set<string>([node.path, ...this.samePackage(node).map((n) => n.path)]);
+      for (const imp of node.file.imports) for (const t of this.moduleFiles(node, imp.module ?? imp.source)) node.imported.add(t.path);
+    }
+    return node.imported;
   }
 
   private anyMember(name: string, confidence: number): { defs: Def[]; confidence: number; receiverType: Def[] } {
@@ -331,7 +340,8 @@ export class CodeGraph {
   }
 
   private moduleFiles(node: FileNode, specifier: string): FileNode[] {
-    const cacheKey = `${node.lang}|${node.dir}|${node.path.endsWith('mod.rs') || node.path.endsWith('lib.rs') ? '' : node.path}|${specifier}`;
+    // Only Rust resolves `self::`/`super::` against the file itself; the rest against its directory.
+    const cacheKey = `${node.lang}|${node.lang === 'rust' ? node.path : node.dir}|${specifier}`;
     let hit = this.moduleCache.get(cacheKey);
     if (!hit) {
       hit = this.modules

@@ -66,20 +66,41 @@ export function extractReferences(
   return out;
 }
 
-const RECEIVER_CHAIN = /((?:[A-Za-z_$][\w$]*|\)|\])(?:\s*(?:\?\.|\.|::)\s*[A-Za-z_$][\w$]*)*)\s*(?:\?\.|\.|::|->)\s*$/;
-
 /**
  * What a called name hangs off, read backwards from the name: `self` for `self.save`, `os.path`
  * for `os.path.join`, `Foo` for `Foo::new`, `()` when the chain starts with a call or index
  * (`a().b()`: the receiver's type is unknown). `null` for a bare name.
  */
 export function receiverBefore(text: string, nameStart: number): string | null {
-  const window = text.slice(Math.max(0, nameStart - 120), nameStart);
-  const match = RECEIVER_CHAIN.exec(window);
-  if (!match) return null;
-  const chain = match[1].replace(/\s+/g, '').replace(/\?\./g, '.');
-  if (chain.startsWith(')') || chain.startsWith(']')) return '()';
-  return chain;
+  let i = skipSpaceBack(text, nameStart - 1);
+  const segments: string[] = [];
+  let separator = '.';
+  for (let guard = 0; guard < 32; guard++) {
+    // The operator before the name: `.`, `?.`, `::` or `->`.
+    if (text[i] === '.') i -= text[i - 1] === '?' ? 2 : 1;
+    else if (text[i] === ':' && text[i - 1] === ':') {
+      i -= 2;
+      separator = '::';
+    } else if (text[i] === '>' && text[i - 1] === '-') i -= 2;
+    else break;
+    i = skipSpaceBack(text, i);
+    if (text[i] === ')' || text[i] === ']') return '()';
+    const end = i + 1;
+    while (i >= 0 && isIdentifierChar(text.charCodeAt(i))) i--;
+    if (i + 1 === end) return null;
+    segments.push(text.slice(i + 1, end));
+    i = skipSpaceBack(text, i);
+  }
+  return segments.length ? segments.reverse().join(separator) : null;
+}
+
+function skipSpaceBack(text: string, i: number): number {
+  while (i >= 0 && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i--;
+  return i;
+}
+
+function isIdentifierChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
 }
 
 function typesFor(lang: ParsedLanguage): string[] {

@@ -30,13 +30,14 @@ export interface GraphEdgeRow {
   other: GraphSymbolRow | null;
 }
 
-/** A file tied to another by calls or imports, for graph expansion. */
-export interface GraphFileTie {
-  repositoryId: string;
-  seedPath: string;
-  path: string;
+/** Two files joined by calls: the strongest call's confidence and one (qualified) symbol pair that makes it. */
+export interface FileCallPair {
+  fromPath: string;
+  toPath: string;
   weight: number;
-  reason: string;
+  /** `null`: top-level code calls. */
+  fromSymbol: string | null;
+  toSymbol: string | null;
 }
 
 const CHUNK = 400;
@@ -237,53 +238,28 @@ export class CodeGraphRepository {
   }
 
   /**
-   * Files tied to each seed file by calls (both directions) and imports (both directions), with
-   * the strongest tie per pair and why. At most `perSeed` edges are read per direction and seed batch.
+   * The file-level graph of a repository: each pair of files joined by calls (strongest
+   * confidence, one representative symbol pair) or by an import. What graph expansion walks.
    */
-  async fileTies(workspaceId: string, seeds: Array<{ repositoryId: string; path: string }>, perSeed = 200): Promise<GraphFileTie[]> {
-    const ties = new Map<string, GraphFileTie>();
-    const keep = (t: GraphFileTie) => {
-      const key = `${t.repositoryId}\0${t.seedPath}\0${t.path}`;
-      const current = ties.get(key);
-      if (!current || current.weight < t.weight) ties.set(key, t);
+  async fileAdjacency(workspaceId: string, repositoryId: string): Promise<{ calls: FileCallPair[]; imports: Array<{ fromPath: string; toPath: string }> }> {
+    const calls = await this.query<Record<string, unknown>>(
+      `SELECT p.from_path, p.to_path, p.weight, fs.qualified AS from_symbol, ts.qualified AS to_symbol
+         FROM (SELECT from_path, to_path, MAX(confidence) AS weight, MIN(from_symbol_id) AS from_id, MIN(to_symbol_id) AS to_id
+                 FROM graph_edges
+                WHERE repository_id = ? AND workspace_id = ? AND kind <> 'import' AND from_path <> to_path
+                GROUP BY from_path, to_path) p
+         LEFT JOIN graph_symbols fs ON fs.id = p.from_id
+         LEFT JOIN graph_symbols ts ON ts.id = p.to_id`,
+      [repositoryId, workspaceId],
+    );
+    const imports = await this.query<Record<string, unknown>>(
+      `SELECT DISTINCT from_path, to_path FROM graph_file_imports WHERE repository_id = ? AND workspace_id = ? AND to_path IS NOT NULL AND to_path <> from_path`,
+      [repositoryId, workspaceId],
+    );
+    return {
+      calls: calls.map((r) => ({ fromPath: String(r.from_path), toPath: String(r.to_path), weight: Number(r.weight), fromSymbol: r.from_symbol ? String(r.from_symbol) : null, toSymbol: r.to_symbol ? String(r.to_symbol) : null })),
+      imports: imports.map((r) => ({ fromPath: String(r.from_path), toPath: String(r.to_path) })),
     };
-    const byRepo = new Map<string, string[]>();
-    for (const s of seeds) byRepo.set(s.repositoryId, [...(byRepo.get(s.repositoryId) ?? []), s.path]);
-    for (const [repositoryId, paths] of byRepo) {
-      const marks = paths.map(() => '?').join(', ');
-      const limit = perSeed * paths.length;
-      // Seed calls out: the callee's file is "called by" the seed's symbol.
-      const out = await this.query<Record<string, unknown>>(
-        `SELECT e.from_path AS seed, e.to_path AS other, MAX(e.confidence) AS weight, MIN(fs.qualified) AS via, MIN(ts.name) AS target
-           FROM graph_edges e LEFT JOIN graph_symbols fs ON fs.id = e.from_symbol_id LEFT JOIN graph_symbols ts ON ts.id = e.to_symbol_id
-          WHERE e.repository_id = ? AND e.workspace_id = ? AND e.from_path IN (${marks}) AND e.to_path <> e.from_path AND e.kind <> 'import'
-          GROUP BY e.from_path, e.to_path LIMIT ?`,
-        [repositoryId, workspaceId, ...paths, limit],
-      );
-      for (const r of out) keep({ repositoryId, seedPath: String(r.seed), path: String(r.other), weight: Number(r.weight), reason: `${r.target ?? 'defines code'} called by ${localSymbol(r.via) ?? r.seed}` });
-      // Seed is called: the caller's file "calls" into the seed.
-      const inbound = await this.query<Record<string, unknown>>(
-        `SELECT e.to_path AS seed, e.from_path AS other, MAX(e.confidence) AS weight, MIN(fs.qualified) AS via, MIN(ts.qualified) AS target
-           FROM graph_edges e LEFT JOIN graph_symbols fs ON fs.id = e.from_symbol_id LEFT JOIN graph_symbols ts ON ts.id = e.to_symbol_id
-          WHERE e.repository_id = ? AND e.workspace_id = ? AND e.to_path IN (${marks}) AND e.to_path <> e.from_path AND e.kind <> 'import'
-          GROUP BY e.to_path, e.from_path LIMIT ?`,
-        [repositoryId, workspaceId, ...paths, limit],
-      );
-      for (const r of inbound) keep({ repositoryId, seedPath: String(r.seed), path: String(r.other), weight: Number(r.weight), reason: `${localSymbol(r.via) ?? 'top-level code'} calls ${localSymbol(r.target) ?? r.seed}` });
-      const imports = await this.query<Record<string, unknown>>(
-        `SELECT from_path, to_path FROM graph_file_imports
-          WHERE repository_id = ? AND workspace_id = ? AND to_path IS NOT NULL AND (from_path IN (${marks}) OR to_path IN (${marks})) LIMIT ?`,
-        [repositoryId, workspaceId, ...paths, ...paths, limit],
-      );
-      const seedSet = new Set(paths);
-      for (const r of imports) {
-        const from = String(r.from_path);
-        const to = String(r.to_path);
-        if (seedSet.has(from)) keep({ repositoryId, seedPath: from, path: to, weight: IMPORT_TIE, reason: `imported by ${from}` });
-        if (seedSet.has(to)) keep({ repositoryId, seedPath: to, path: from, weight: IMPORT_TIE, reason: `imports ${to}` });
-      }
-    }
-    return [...ties.values()];
   }
 
   /** Rows of graph tables for a repository (for status and tests). */
@@ -302,15 +278,6 @@ export class CodeGraphRepository {
     const text = this.postgres ? sql.replace(/\?/g, () => `$${++n}`) : sql;
     return this.db.query(text, params) as Promise<T[]>;
   }
-}
-
-/** An import tie counts a little less than a certain call. */
-const IMPORT_TIE = 0.8;
-
-function localSymbol(qualified: unknown): string | null {
-  if (typeof qualified !== 'string' || !qualified) return null;
-  const colon = qualified.indexOf(':');
-  return colon >= 0 ? qualified.slice(colon + 1) : qualified;
 }
 
 function symbolFromRaw(r: Record<string, unknown>): GraphSymbolRow {
