@@ -31,7 +31,8 @@ export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string() });
 export type CreatedApiKey = z.infer<typeof CreatedApiKeySchema>;
 
 /** `GET /v1/keys`: oldest first. */
-export const ListApiKeysQuerySchema = z.object({ ...pageQueryShape(100, 500) }).strict();
+// Not strict: the route took no query before paging, so parameters it ignored must stay harmless.
+export const ListApiKeysQuerySchema = z.object({ ...pageQueryShape(100, 500) });
 export type ListApiKeysQuery = z.infer<typeof ListApiKeysQuerySchema>;
 
 export const ApiKeyListResponseSchema = z.object({ keys: z.array(ApiKeySchema), next_cursor: NextCursorSchema });

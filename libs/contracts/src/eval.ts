@@ -93,7 +93,8 @@ export const EvalReportSchema = EvalReportSummarySchema.extend({ chart_svg: z.st
 export type EvalReport = z.infer<typeof EvalReportSchema>;
 
 /** `GET /v1/eval/reports`: newest first, 20 a page by default. */
-export const ListEvalReportsQuerySchema = z.object({ ...pageQueryShape(20, 100) }).strict();
+// Not strict: the route took no query before paging, so parameters it ignored must stay harmless.
+export const ListEvalReportsQuerySchema = z.object({ ...pageQueryShape(20, 100) });
 export type ListEvalReportsQuery = z.infer<typeof ListEvalReportsQuerySchema>;
 
 export const EvalReportListResponseSchema = z.object({ reports: z.array(EvalReportSummarySchema), next_cursor: NextCursorSchema });

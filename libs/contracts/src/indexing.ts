@@ -115,7 +115,8 @@ export const IndexJobListResponseSchema = z.object({ jobs: z.array(IndexJobSchem
 export type IndexJobListResponse = z.infer<typeof IndexJobListResponseSchema>;
 
 /** `GET /v1/repos`: oldest first, a page at a time (default 100, enough for the dashboard to get all at once). */
-export const ListRepositoriesQuerySchema = z.object({ ...pageQueryShape(100, 500) }).strict();
+// Not strict: the route took no query before paging, so parameters it ignored must stay harmless.
+export const ListRepositoriesQuerySchema = z.object({ ...pageQueryShape(100, 500) });
 export type ListRepositoriesQuery = z.infer<typeof ListRepositoriesQuerySchema>;
 
 export const RepositoryListResponseSchema = z.object({ repositories: z.array(RepositorySchema), next_cursor: NextCursorSchema });

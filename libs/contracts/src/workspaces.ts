@@ -23,7 +23,8 @@ export const WorkspaceSchema = z.object({
 export type WorkspaceResponse = z.infer<typeof WorkspaceSchema>;
 
 /** `GET /v1/workspaces`: oldest first. */
-export const ListWorkspacesQuerySchema = z.object({ ...pageQueryShape(100, 500) }).strict();
+// Not strict: the route took no query before paging, so parameters it ignored must stay harmless.
+export const ListWorkspacesQuerySchema = z.object({ ...pageQueryShape(100, 500) });
 export type ListWorkspacesQuery = z.infer<typeof ListWorkspacesQuerySchema>;
 
 export const WorkspaceListResponseSchema = z.object({ workspaces: z.array(WorkspaceSchema), next_cursor: NextCursorSchema });

@@ -29,6 +29,9 @@ export class ZodValidationPipe implements PipeTransform {
     if (!schema) return value;
     const result = schema.safeParse(value ?? (metadata.type === 'body' ? undefined : {}));
     if (result.success) return result.data;
+    if (metadata.type === 'body' && value === undefined) {
+      throw new BadRequestException({ message: 'This route needs a JSON body (Content-Type: application/json)', issues: [{ path: '(root)', message: 'a JSON body is required', code: 'invalid_type' }] });
+    }
     const issues = result.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message, code: i.code }));
     throw new BadRequestException({
       message: `Invalid request ${metadata.type}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,

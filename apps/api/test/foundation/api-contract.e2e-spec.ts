@@ -90,9 +90,13 @@ describe('API contract: problem details (keys required)', () => {
     expectProblem(res, 413, 'payload_too_large', /limit/);
   });
 
-  it('415 unsupported_media_type for a text/plain body (not "expected object, received undefined")', async () => {
+  it('415 unsupported_media_type for a text/plain body (not "expected object, received undefined"), even an empty one', async () => {
     const res = await http().post('/v1/search').set(bearer(reader)).set('content-type', 'text/plain').send('{"query":"x"}');
     expectProblem(res, 415, 'unsupported_media_type', /must be JSON/);
+    expectProblem(await http().post('/v1/search').set(bearer(reader)).set('content-type', 'text/plain'), 415, 'unsupported_media_type');
+    const noBody = await http().post('/v1/search').set(bearer(reader));
+    expectProblem(noBody, 400, 'validation_failed', /needs a JSON body/);
+    expect(noBody.body.detail).not.toMatch(/received undefined/);
   });
 
   it('SSE: a bad query is problem+json before the stream; a failure after it starts is an `error` event with the same fields', async () => {

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Logger, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiProduces, ApiTags } from '@nestjs/swagger';
-import { AskRequestSchema, AskStreamQuerySchema, problem, type AskResponse, type AskStatus } from '@sextant/contracts';
+import { AskRequestSchema, AskResponseSchema, AskStatusSchema, AskStreamQuerySchema, problem, type AskResponse, type AskStatus } from '@sextant/contracts';
 import type { Request, Response } from 'express';
-import { ApiZodBody, ApiZodQuery } from '../../common/openapi';
+import { ApiEventStreamOp, ApiOp, ApiZodBody, ApiZodQuery } from '../../common/openapi';
 import { writeProblem } from '../../common/problem-details';
 import { requestIdOf } from '../../common/request-id';
 import { zodDto } from '../../common/zod-validation.pipe';
@@ -28,6 +28,7 @@ export class AskController {
 
   /** Whether Ask is configured, and with which model (the dashboard says how to configure it when not). */
   @Get('status')
+  @ApiOp('Whether Ask is configured, and with which chat model', AskStatusSchema)
   status(): AskStatus {
     return this.asks.status();
   }
@@ -36,6 +37,7 @@ export class AskController {
   @Post()
   @HttpCode(200)
   @RequireRole('reader')
+  @ApiOp('Answer a question from the code and task history, with numbered citations', AskResponseSchema, { problems: { 503: 'ask_disabled: no chat model is configured; or the database is unavailable' } })
   @ApiZodBody(AskRequestSchema)
   async ask(@CurrentAuth() auth: AuthContext, @Body() body: AskRequestDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const controller = new AbortController();
@@ -57,6 +59,10 @@ export class AskController {
   /** Server-sent events: `step`, `token`, `citation` while the answer is written, then `done` (the full answer) or `error` (problem details). */
   @Get('stream')
   @ApiProduces('text/event-stream')
+  @ApiEventStreamOp(
+    'Answer a question as server-sent events',
+    'Events: `step`, `token` and `citation` while the answer is written, then `done` (the full answer) or `error` (problem details). A bad query, or Ask not configured (503 ask_disabled), is refused before the stream starts with application/problem+json.',
+  )
   @ApiZodQuery(AskStreamQuerySchema)
   async stream(@CurrentAuth() auth: AuthContext, @Query() q: AskStreamQueryDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const requestId = requestIdOf(req, res);

@@ -39,7 +39,9 @@ export function requestOriginMiddleware(config: AppConfig) {
         return void refuse(req, res, 403, 'forbidden', `Cross-origin ${req.method} from "${req.headers.origin}" refused; add the origin to SEXTANT_CORS_ORIGINS to allow it`);
       }
       const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-      if (hasBody && !JSON_TYPE.test(req.headers['content-type'] ?? '')) {
+      const contentType = req.headers['content-type'];
+      // A declared type that is not JSON is refused even with an empty body: it is never what a route takes.
+      if ((hasBody || contentType !== undefined) && !JSON_TYPE.test(contentType ?? '')) {
         return void refuse(req, res, 415, 'unsupported_media_type', `Request bodies must be JSON (Content-Type: application/json); got "${req.headers['content-type'] ?? 'none'}"`);
       }
     }
