@@ -120,7 +120,7 @@ export function AskPage() {
           <label htmlFor="ask-input" className="visually-hidden">
             Question
           </label>
-          <input id="ask-input" type="text" value={question} onChange={(e) => setQuestion(e.target.value)} placeholder="How do we refresh login sessions?" autoComplete="off" maxLength={16000} />
+          <input id="ask-input" type="text" value={question} onChange={(e) => setQuestion(e.target.value)} placeholder="How do we refresh login sessions?" autoComplete="off" maxLength={16000} style={{ flex: 1, minWidth: 0 }} />
           {state.status === 'streaming' ? (
             <button type="button" onClick={cancel}>
               Stop
@@ -155,13 +155,13 @@ export function AskPage() {
       {state.citations.length > 0 && (
         <section aria-label="sources">
           <h2 className="small">Sources</h2>
-          <ol className="ask-citations">
+          <ul className="ask-citations" style={{ listStyle: 'none', paddingLeft: 0 }}>
             {state.citations.map((c) => (
               <li key={c.n} id={`cite-${c.n}`} data-kind={c.kind}>
                 [{c.n}] <a href={citationHref(c)}>{c.kind === 'file' ? `${c.repo_name ? `${c.repo_name}/` : ''}${c.label}` : `${c.task_id}: ${c.title}`}</a>
               </li>
             ))}
-          </ol>
+          </ul>
           {state.result && state.result.unknown_refs.length > 0 && <p className="muted small">The answer also cites {state.result.unknown_refs.map((n) => `[${n}]`).join(' ')}, which match no source.</p>}
         </section>
       )}
