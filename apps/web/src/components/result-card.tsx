@@ -117,6 +117,11 @@ export const ResultCard = memo(
             <span className="result-score weak" title={`relative score ${result.score.toFixed(3)}: only the nearest embeddings, nothing matched the words`}>
               weak match
             </span>
+          ) : result.explain.ranker ? (
+            // The learned ranker's scores are calibrated: the chance this file is one a past task like this query touched.
+            <span className="result-score" title={`calibrated relevance ${result.score.toFixed(3)} (learned ranker v${result.explain.ranker.model_version})`}>
+              {Math.round(result.score * 100)}% likely
+            </span>
           ) : (
             <span className="result-score">{result.score.toFixed(3)}</span>
           )}
