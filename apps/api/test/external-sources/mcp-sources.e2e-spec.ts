@@ -261,3 +261,27 @@ describe('external MCP sources (real MCP servers over stdio and Streamable HTTP)
     process.kill(grandchild, 'SIGKILL');
   });
 });
+
+describe('external MCP sources at shutdown', () => {
+  it('stopping the server kills every stdio server with its process group', async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-mcp-stop-'));
+    const t = await startTestApp({ env: { PATH: process.env.PATH! } });
+    let pids: number[] = [];
+    try {
+      const pidFile = path.join(tmp, 'server.pid');
+      const grandchildFile = path.join(tmp, 'grandchild.pid');
+      await request(t.app.getHttpServer())
+        .post('/v1/sources/mcp')
+        .send({ name: 'proc', transport: { type: 'stdio', command: process.execPath, args: [STDIO_STUB], env: { STUB_PIDFILE: pidFile, STUB_GRANDCHILD_PIDFILE: grandchildFile, STUB_FILES: JSON.stringify(DOCS) } } })
+        .expect(201);
+      const res = await request(t.app.getHttpServer()).post('/v1/search').send({ query: 'session' }).expect(200);
+      expect(res.body.external.length).toBeGreaterThan(0);
+      pids = [Number(fs.readFileSync(pidFile, 'utf8')), Number(fs.readFileSync(grandchildFile, 'utf8'))];
+      expect(pids.every(alive)).toBe(true);
+    } finally {
+      await t.close();
+    }
+    await waitFor(() => pids.every((p) => !alive(p)) || undefined, { what: 'stdio server and its child gone after shutdown', timeoutMs: 5000 });
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+});
