@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
+import { readIndexEmbedder, writeIndexEmbedder } from '../../src/modules/indexing/index-embedder.marker';
+import { startBackgroundIndexing } from '../../src/modules/indexing/indexing.startup';
 import { TINY_DIMS, writeTinyModel } from '../../../../libs/embeddings/src/local/__tests__/tiny-model.fixture';
 import { makeFixtureRepo } from '../helpers/fixture-repo';
 import { runCli } from '../helpers/spawn-cli';
@@ -82,6 +84,24 @@ describe('EMBEDDINGS_PROVIDER=local: the server downloads the model once, indexe
     const hash = await runCli(['status'], { SEXTANT_DATA_DIR: dir, DATABASE_URL: '' });
     expect(hash.code).toBe(0);
     expect(hash.stdout).toMatch(/embeddings +hash-v1:384: lexical, not semantic/);
+  });
+
+  it('a server started with another embedder than the one that built the index re-embeds every repository once', async () => {
+    const http = () => request(t.app.getHttpServer());
+    const repoId = (await http().get('/v1/repos').expect(200)).body.repositories[0].id as string;
+    const jobsBefore = (await http().get('/v1/jobs').expect(200)).body.jobs.length as number;
+    // As if the index had been built by the default hash embedder before EMBEDDINGS_PROVIDER=local was set.
+    writeIndexEmbedder(t.dataDir, 'hash-v1:384');
+    await startBackgroundIndexing(t.app, t.config);
+    const jobs = (await http().get('/v1/jobs').expect(200)).body.jobs as Array<{ id: string; kind: string; repository_id: string }>;
+    expect(jobs).toHaveLength(jobsBefore + 1);
+    const job = jobs[0]; // newest first
+    expect(job).toMatchObject({ kind: 'full', repository_id: repoId });
+    await waitFor(async () => (await http().get(`/v1/jobs/${job.id}`)).body.status === 'succeeded', { what: 're-embed job', timeoutMs: 60000 });
+    expect(readIndexEmbedder(t.dataDir)).toBe(`local:acme/tiny-bert:q8:${TINY_DIMS}`);
+    // Same embedder at the next start: nothing to do.
+    await startBackgroundIndexing(t.app, t.config);
+    expect((await http().get('/v1/jobs').expect(200)).body.jobs).toHaveLength(jobsBefore + 1);
   });
 
   it('a model that cannot be downloaded fails the index job with a message that says what to do', async () => {

@@ -1,7 +1,9 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/config.schema';
+import { EMBEDDER } from '../../storage/storage.module';
 import { WorkspacesService } from '../workspaces/workspaces.service';
+import { readIndexEmbedder, writeIndexEmbedder } from './index-embedder.marker';
 import { IndexingService } from './services/indexing.service';
 import { RepositoryWatcherService } from './services/repository-watcher.service';
 
@@ -15,6 +17,7 @@ export async function startBackgroundIndexing(app: INestApplicationContext, conf
   const indexing = app.get(IndexingService);
   const resumed = await indexing.resumeUnfinished();
   if (resumed) logger.log(`Resuming ${resumed} interrupted index job(s)`);
+  await reembedAfterEmbedderChange(app, config, logger);
   await app.get(RepositoryWatcherService).watchConfigured();
   if ((await indexing.countRepositories()) > 0) return;
   const target = config.indexing.defaultRepo ?? process.cwd();
@@ -26,4 +29,30 @@ export async function startBackgroundIndexing(app: INestApplicationContext, conf
   } catch (err) {
     logger.warn(`Could not index ${target} on first start: ${(err as Error).message}`);
   }
+}
+
+/**
+ * Vectors of different embedders do not mix: when the server starts with another embedder
+ * (EMBEDDINGS_PROVIDER/EMBEDDINGS_MODEL changed) than the one that built the index, every
+ * repository gets a full index job, so unchanged files are re-embedded too. The embedding
+ * cache is keyed by embedder id, so each model's vectors are computed once: switching back
+ * re-reads them from the cache. A data dir with no record (from before it was kept) is taken
+ * to match the current embedder.
+ */
+export async function reembedAfterEmbedderChange(app: INestApplicationContext, config: AppConfig, logger = new Logger('Indexing')): Promise<number> {
+  const current = app.get<{ id: string }>(EMBEDDER).id;
+  const previous = readIndexEmbedder(config.storage.dataDir);
+  let started = 0;
+  if (previous && previous !== current) {
+    const indexing = app.get(IndexingService);
+    for (const ws of await app.get(WorkspacesService).list()) {
+      for (const repo of await indexing.list(ws.id)) {
+        await indexing.startJob(ws.id, repo.id, 'full');
+        started++;
+      }
+    }
+    if (started) logger.log(`The embedder changed from ${previous} to ${current}: re-embedding ${started} repositor${started === 1 ? 'y' : 'ies'} (full index jobs; vectors are cached per embedder)`);
+  }
+  if (previous !== current) writeIndexEmbedder(config.storage.dataDir, current);
+  return started;
 }
