@@ -1,5 +1,5 @@
 import type { SearchResult } from '@sextant/contracts';
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { errorText } from '../api/client';
 import { rateResult, useMyRatings, useRecordRatingInCache, type Rating } from '../api/feedback';
 import { useRepositories } from '../api/queries';
@@ -67,7 +67,7 @@ export function searchHash(f: SearchForm): string {
 export function SearchPage({ params }: { params: URLSearchParams }) {
   const { state, run, cancel, connection } = useStreamedSearch();
   const repos = useRepositories();
-  const initial = useMemo(() => formFromParams(params), []); // eslint-disable-line react-hooks/exhaustive-deps
+  const [initial] = useState(() => formFromParams(params));
   const [query, setQuery] = useState(initial.query);
   const [strategy, setStrategy] = useState<(typeof STRATEGIES)[number]>(initial.strategy);
   const [granularity, setGranularity] = useState<'file' | 'chunk'>(initial.granularity);
