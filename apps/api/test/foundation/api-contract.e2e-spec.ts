@@ -125,6 +125,16 @@ describe('API contract: problem details (keys required)', () => {
     }
   });
 
+  it('socket.io: a refused handshake carries the same problem fields', async () => {
+    const anonymous: Socket = io(t.url!, { transports: ['websocket'], reconnection: false });
+    try {
+      const data = await new Promise<Record<string, unknown>>((resolve) => anonymous.on('connect_error', (err: Error & { data?: Record<string, unknown> }) => resolve(err.data ?? {})));
+      expect(data).toMatchObject({ type: 'urn:sextant:problem:unauthenticated', status: 401, code: 'unauthenticated', detail: expect.any(String) });
+    } finally {
+      anonymous.close();
+    }
+  });
+
   it('socket.io: search:error carries code, status and detail like REST', async () => {
     const socket: Socket = io(t.url!, { auth: { token: reader }, transports: ['websocket'], reconnection: false });
     try {

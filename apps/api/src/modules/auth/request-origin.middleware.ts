@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Socket } from 'socket.io';
+import { problem } from '@sextant/contracts';
 import { sendProblem } from '../../common/problem-details';
 import type { AppConfig } from '../../config/config.schema';
 import { isLocalMode } from './auth-mode';
@@ -60,7 +61,7 @@ export function socketOriginMiddleware(config: AppConfig) {
     else if (!originAllowed(origin, policy, host)) message = `Origin "${origin}" is not allowed; add it to SEXTANT_CORS_ORIGINS`;
     if (!message) return next();
     const refusal = new Error(message) as Error & { data?: unknown };
-    refusal.data = { code: 'forbidden', message };
+    refusal.data = { ...problem(403, 'forbidden', message, null), message };
     next(refusal);
   };
 }

@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
+import { socketProblem } from '../../common/problem-details';
 import type { AuthContext } from './auth-context';
 import type { AuthService } from './auth.service';
 import { bearerToken } from './bearer-token';
@@ -13,7 +14,7 @@ export interface SocketWithAuth {
  * socket.io middleware that authenticates the handshake (`auth.token`, or an
  * `Authorization: Bearer` header) before the connection is accepted; messages are not
  * re-checked, but KeyRevocations disconnects the socket (after an `auth:revoked` event) once its key
- * is revoked. A refused client gets `connect_error` with `err.data = { code, message }`.
+ * is revoked. A refused client gets `connect_error` with `err.data` = problem fields (`code`, `status`, `detail`, …, and `message`).
  *
  * @example
  * afterInit(server: Server) { server.use(socketAuthMiddleware(this.authService)); }
@@ -35,9 +36,10 @@ export function socketAuthMiddleware(auth: AuthService) {
         next();
       },
       (err: unknown) => {
-        const known = err instanceof DomainError;
-        const refusal = new Error(known ? err.message : 'Authentication failed') as Error & { data?: unknown };
-        refusal.data = { code: known ? err.code : DomainErrorCode.Unavailable, message: refusal.message };
+        const { unexpected: _unexpected, ...problem } = socketProblem(err, 'Authentication failed');
+        const refusal = new Error(problem.detail) as Error & { data?: unknown };
+        // The problem fields of REST errors (code, status, title, detail, type), plus the older `message`.
+        refusal.data = problem;
         next(refusal);
       },
     );
