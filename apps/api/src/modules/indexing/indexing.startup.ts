@@ -18,6 +18,7 @@ export async function startBackgroundIndexing(app: INestApplicationContext, conf
   const resumed = await indexing.resumeUnfinished();
   if (resumed) logger.log(`Resuming ${resumed} interrupted index job(s)`);
   await reembedAfterEmbedderChange(app, config, logger);
+  warmUpLocalModel(app, logger);
   await app.get(RepositoryWatcherService).watchConfigured();
   if ((await indexing.countRepositories()) > 0) return;
   const target = config.indexing.defaultRepo ?? process.cwd();
@@ -55,4 +56,19 @@ export async function reembedAfterEmbedderChange(app: INestApplicationContext, c
   }
   if (previous !== current) writeIndexEmbedder(config.storage.dataDir, current);
   return started;
+}
+
+/**
+ * A local model takes seconds to load into its worker; loading it at start-up (downloading it
+ * first if needed, with progress in the log) keeps the first searches from timing out their
+ * dense sources. In the background: the server answers meanwhile.
+ */
+function warmUpLocalModel(app: INestApplicationContext, logger: Logger): void {
+  const embedder = app.get<{ id: string; embedQuery(text: string): Promise<Float32Array> }>(EMBEDDER);
+  if (!embedder.id.startsWith('local:')) return;
+  const started = Date.now();
+  embedder.embedQuery('warm up').then(
+    () => logger.log(`Embedding model ${embedder.id} loaded in ${Date.now() - started} ms`),
+    (err: Error) => logger.warn(`Embedding model ${embedder.id} could not be loaded: ${err.message}`),
+  );
 }
