@@ -93,6 +93,8 @@ export const envSchema = z.object({
   RERANK_TIMEOUT_MS: z.coerce.number().int().min(50).max(120000).default(5000),
   RERANK_THRESHOLD: z.coerce.number().min(0).max(4).default(2.5),
   RERANK_MODE: z.enum(['drop', 'flag']).default('flag'),
+  /** Rerank searches that do not say `rerank` (the dashboard, agents that do not know the flag). */
+  RERANK_BY_DEFAULT: boolish,
   /** External MCP sources: merged results cap, duplicate cosine threshold, and whether a failing source only degrades the search. */
   SEXTANT_MCP_MAX_MERGED_RESULTS: z.coerce.number().int().min(1).max(200).default(15),
   SEXTANT_MCP_DEDUP: boolish,
@@ -125,7 +127,7 @@ export interface AppConfig {
   /** Search ranking: the structural-prior table applied to every fused result. */
   ranking: { priors: PriorsConfig };
   /** The reranker used by `rerank: true` searches (HTTP when `url` is set, else local). */
-  rerank: { url?: string; model?: string; apiKey?: string; style: 'tei' | 'cohere'; timeoutMs: number; threshold: number; mode: 'drop' | 'flag' };
+  rerank: { url?: string; model?: string; apiKey?: string; style: 'tei' | 'cohere'; timeoutMs: number; threshold: number; mode: 'drop' | 'flag'; byDefault: boolean };
   /** External MCP sources fused into search (seed 002's merge settings). */
   externalSources: { maxMergedResults: number; dedup: boolean; dedupThreshold: number; fallback: boolean; hydrateBytes: number; childPath?: string; secretKey?: string };
   /** Ask's chat endpoint; `model` null = Ask disabled. */
@@ -248,7 +250,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
     rateLimit: { limit: e.SEXTANT_RATE_LIMIT, windowS: e.SEXTANT_RATE_WINDOW_S },
     log: { level: e.LOG_LEVEL, toStderr: false },
     ranking: { priors },
-    rerank: { url: e.RERANK_URL, model: e.RERANK_MODEL, apiKey: e.RERANK_API_KEY, style: e.RERANK_STYLE, timeoutMs: e.RERANK_TIMEOUT_MS, threshold: e.RERANK_THRESHOLD, mode: e.RERANK_MODE },
+    rerank: { url: e.RERANK_URL, model: e.RERANK_MODEL, apiKey: e.RERANK_API_KEY, style: e.RERANK_STYLE, timeoutMs: e.RERANK_TIMEOUT_MS, threshold: e.RERANK_THRESHOLD, mode: e.RERANK_MODE, byDefault: e.RERANK_BY_DEFAULT ?? false },
     externalSources: {
       maxMergedResults: e.SEXTANT_MCP_MAX_MERGED_RESULTS,
       dedup: e.SEXTANT_MCP_DEDUP ?? true,

@@ -1,7 +1,7 @@
 /**
  * The dashboard in chromium: an admin adds a GitHub-like MCP server in Settings, tests it,
  * then a search shows that server's live results as external results with their URLs,
- * beside the indexed code.
+ * beside the indexed code, each card with its reranker band (RERANK_BY_DEFAULT).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -27,7 +27,8 @@ describeBrowser('external MCP sources in the dashboard (chromium, local mode)', 
 
   beforeAll(async () => {
     if (!fs.existsSync(path.join(REPO_ROOT, 'apps/web/dist/index.html'))) execFileSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: REPO_ROOT, stdio: 'inherit' });
-    t = await startTestApp({ env: { PATH: process.env.PATH!, SEXTANT_CLONE_ALLOWED_HOSTS: '127.0.0.1' }, listen: true });
+    // RERANK_BY_DEFAULT: the dashboard's searches do not send `rerank`; the operator turns it on for everyone.
+    t = await startTestApp({ env: { PATH: process.env.PATH!, SEXTANT_CLONE_ALLOWED_HOSTS: '127.0.0.1', RERANK_BY_DEFAULT: 'true' }, listen: true });
     const reg = await request(t.app.getHttpServer()).post('/v1/repos').send({ path: makeFixtureRepo(SAMPLE_PROJECT), name: 'shop' }).expect(201);
     await waitFor(async () => (await request(t.app.getHttpServer()).get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index' });
     stub = await startHttpStub({ files: [{ repo: 'other/lib', path: 'docs/session-guide.md', content: 'How session refresh works in the other library: call refreshSession before expiry.' }] });
@@ -62,8 +63,11 @@ describeBrowser('external MCP sources in the dashboard (chromium, local mode)', 
     await card.waitFor();
     await expect(card.locator('a.external-url').getAttribute('href')).resolves.toBe('https://github.example/other/lib/blob/main/docs/session-guide.md');
     await expect(card.innerText()).resolves.toContain('call refreshSession before expiry');
-    // Indexed code is still there, first.
-    await expect(page.locator('.result[data-path="src/auth/session.ts"]').count()).resolves.toBe(1);
+    // Indexed code is still there, first, and every card shows its reranker band.
+    const session = page.locator('.result[data-path="src/auth/session.ts"]');
+    await expect(session.count()).resolves.toBe(1);
+    await expect(session.locator('.rerank-badge').innerText()).resolves.toMatch(/^(excellent|good) \d\.\d$/);
+    await expect(card.locator('.rerank-badge').getAttribute('data-band')).resolves.toMatch(/^(excellent|good|fair|poor)$/);
     fs.mkdirSync(path.join(REPO_ROOT, 'artifacts/screenshots'), { recursive: true });
     await page.screenshot({ path: path.join(REPO_ROOT, 'artifacts/screenshots/search-external-results.png'), fullPage: true });
     expect(stub.requests.every((h) => h['x-api-key'] === 'stub-key')).toBe(true);

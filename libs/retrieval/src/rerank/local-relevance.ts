@@ -31,13 +31,16 @@ export function scoreLocalRelevance(queryTerms: readonly string[], candidate: Re
   const tokens = tokenize(candidate.text);
   const positions = new Map<string, number[]>();
   const wantedSet = new Set(wanted);
+  // A term also matches longer forms of itself (`session` ~ `sessions`, `refresh` ~ `refreshed`): no stemmer, just prefixes.
+  const prefixes = wanted.filter((w) => w.length >= 4);
   tokens.forEach((t, i) => {
-    if (wantedSet.has(t)) positions.set(t, [...(positions.get(t) ?? []), i]);
+    const hits = wantedSet.has(t) ? [t] : prefixes.filter((w) => t.length > w.length && t.length <= w.length + 3 && t.startsWith(w));
+    for (const w of hits) positions.set(w, [...(positions.get(w) ?? []), i]);
   });
   const coverage = positions.size / wanted.length;
   const proximity = positions.size < 2 ? (positions.size === 1 && wanted.length === 1 ? 1 : 0) : windowTightness(positions);
-  const titleTerms = new Set(tokenize(candidate.title ?? ''));
-  const title = wanted.filter((t) => titleTerms.has(t)).length / wanted.length;
+  const titleTokens = tokenize(candidate.title ?? '');
+  const title = wanted.filter((w) => titleTokens.some((t) => t === w || (w.length >= 4 && t.startsWith(w) && t.length <= w.length + 3))).length / wanted.length;
   const sum = params.coverage * coverage + params.proximity * proximity + params.title * title + params.fused * fused;
   return Math.min(RERANK_SCALE_MAX, RERANK_SCALE_MAX * sum);
 }

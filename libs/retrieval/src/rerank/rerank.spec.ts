@@ -56,6 +56,15 @@ describe('LocalReranker', () => {
     expect(rerankBand(good)).toBe('excellent');
     expect(rerankBand(unrelated)).toBe('poor');
   });
+  it('counts inflected forms of a query word (sessions, refreshed) without a stemmer', async () => {
+    const [inflected, none] = await new LocalReranker().rerank('session refresh', [
+      { text: 'Sessions expire after an hour unless refreshed.', title: 'docs/guide.md', fusedShare: 0.1 },
+      { text: 'Sessional refreshments are served at noon.', title: 'docs/menu.md', fusedShare: 0.1 },
+    ]);
+    expect(inflected).toBeGreaterThan(2); // was 0.4 when only exact tokens counted
+    // "refreshments" is too far from "refresh" to count; "sessional" is close enough.
+    expect(none).toBeLessThan(inflected);
+  });
   it('scores partial coverage between the two', async () => {
     const [partial] = await new LocalReranker().rerank('refresh session token', [{ text: 'function refresh() { /* caches */ }', title: 'src/cache.ts', fusedShare: 0.5 }]);
     expect(partial).toBeGreaterThan(1);

@@ -20,6 +20,11 @@ export class SearchRerankService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** Whether searches that do not say `rerank` are reranked (RERANK_BY_DEFAULT). */
+  get byDefault(): boolean {
+    return this.config.rerank.byDefault;
+  }
+
   async rerank(
     request: ParsedSearchRequest,
     results: SearchResult[],

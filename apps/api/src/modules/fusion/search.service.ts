@@ -286,7 +286,7 @@ export class SearchService {
       ({ results, external } = await this.externalResults.merge(results, [...externalBySource.values()].flat(), limits, options.signal));
       timings.external_merge = round(performance.now() - mergeStarted);
     }
-    if (request.rerank === true) {
+    if ((request.rerank ?? this.reranking.byDefault) === true) {
       const rerankStarted = performance.now();
       ({ results, external } = await this.reranking.rerank(request, results, external, limits, options.signal));
       timings.rerank = round(performance.now() - rerankStarted);
