@@ -8,7 +8,7 @@ import { readIndexEmbedder, writeIndexEmbedder } from '../../src/modules/indexin
 import { startBackgroundIndexing } from '../../src/modules/indexing/indexing.startup';
 import { TINY_DIMS, writeTinyModel } from '../../../../libs/embeddings/src/local/__tests__/tiny-model.fixture';
 import { makeFixtureRepo } from '../helpers/fixture-repo';
-import { runCli } from '../helpers/spawn-cli';
+import { runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
 
@@ -102,6 +102,38 @@ describe('EMBEDDINGS_PROVIDER=local: the server downloads the model once, indexe
     // Same embedder at the next start: nothing to do.
     await startBackgroundIndexing(t.app, t.config);
     expect((await http().get('/v1/jobs').expect(200)).body.jobs).toHaveLength(jobsBefore + 1);
+  });
+
+  it('`sextant serve` downloads the model at start-up with progress in its log, loads it, and indexes with it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-serve-local-'));
+    const port = await new Promise<number>((resolve) => {
+      const srv = http.createServer().listen(0, '127.0.0.1', () => {
+        const p = (srv.address() as AddressInfo).port;
+        srv.close(() => resolve(p));
+      });
+    });
+    const child = spawnCli(['serve'], { ...env, PORT: String(port), SEXTANT_DATA_DIR: dataDir, DATABASE_URL: '', SEXTANT_REPO: makeFixtureRepo(REPO), SEXTANT_ALLOWED_ROOTS: os.tmpdir(), LOG_LEVEL: 'info' });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/health`);
+      await waitFor(() => output.includes('loaded in'), { what: 'model loaded log line', timeoutMs: 60000 });
+      expect(output).toMatch(/Embedding model acme\/tiny-bert: onnx\/model_quantized\.onnx downloaded/);
+      expect(output).toMatch(new RegExp(`Embedding model local:acme/tiny-bert:q8:${TINY_DIMS} loaded in \\d+ ms`));
+      expect(fs.existsSync(path.join(dataDir, 'models', 'acme', 'tiny-bert', 'onnx', 'model_quantized.onnx'))).toBe(true);
+      // The first-start index job (SEXTANT_REPO) ran with the local model; the record says so.
+      await waitFor(async () => {
+        const res = await fetch(`http://127.0.0.1:${port}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'invoice payment balance', sources: ['file.dense'] }) });
+        return res.ok && ((await res.json()) as { results: Array<{ path: string }> }).results[0]?.path === 'src/ledger.ts';
+      }, { what: 'dense search over the first-start index', timeoutMs: 60000 });
+      expect(readIndexEmbedder(dataDir)).toBe(`local:acme/tiny-bert:q8:${TINY_DIMS}`);
+    } finally {
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a model that cannot be downloaded fails the index job with a message that says what to do', async () => {
