@@ -211,6 +211,14 @@ export type WeightsResetRequest = z.infer<typeof WeightsResetRequestSchema>;
 export const WeightsResetResponseSchema = z.object({ classes: z.array(WeightsVersionSchema) });
 export type WeightsResetResponse = z.infer<typeof WeightsResetResponseSchema>;
 
+/** `GET /v1/weights/history`: every stored version of one class's weights, newest first, a page at a time. */
+export const WeightsHistoryQuerySchema = z.object({ query_class: QueryClassSchema, ...pageQueryShape(50, 500) }).strict();
+export type WeightsHistoryQuery = z.infer<typeof WeightsHistoryQuerySchema>;
+
+/** Newest first; the last page ends with version 0 (the built-in defaults) when the history starts from them. */
+export const WeightsHistoryResponseSchema = z.object({ query_class: QueryClassSchema, versions: z.array(WeightsVersionSchema), next_cursor: NextCursorSchema });
+export type WeightsHistoryResponse = z.infer<typeof WeightsHistoryResponseSchema>;
+
 /** Server -> client when a `feedback:rate` socket message fails (readers, unknown search/item, bad input). */
 export const FeedbackErrorEventSchema = ProblemSchema.pick({ type: true, title: true, status: true, detail: true, code: true }).extend({
   search_id: z.string().nullable(),

@@ -10,6 +10,7 @@ import {
   IndexJobListResponseSchema,
   RepositoryListResponseSchema,
   TaskListResponseSchema,
+  WeightsHistoryResponseSchema,
   WorkspaceListResponseSchema,
 } from '@sextant/contracts';
 import Database from 'better-sqlite3';
@@ -217,6 +218,7 @@ function operationsOf(doc: { paths: Record<string, Record<string, Operation>> })
  * (one entry per query class), the ranker's status and the latest report (one resource each).
  */
 const NOT_PAGED = new Set(['get /v1/feedback', 'get /v1/weights', 'get /v1/ranker', 'get /v1/eval/reports/latest']);
+// (`GET /v1/weights` keeps the newest `history_limit` versions for charts; `GET /v1/weights/history` pages them all.)
 
 describe('API contract: the served OpenAPI document', () => {
   let t: TestApp;
@@ -321,6 +323,7 @@ describe('API contract: walking every list page by page', () => {
     for (let i = 0; i < 3; i++) {
       await t.app.get(EvalReportsService).publish((await http().get('/v1/auth/me')).body.workspace.id, { title: `Report ${i}`, repo: null, cutoff_date: null, queries: 1, baseline: null, default_strategy: 'weighted', strategies: [], chart_svg: '<svg/>' } as never, 'test');
     }
+    for (const w of [1, 2, 3, 4]) await http().put('/v1/weights').send({ query_class: 'specific', weights: { 'file.dense': w } }).expect(200);
     expect(reg.body.job).not.toBeNull();
   }, 120_000);
   afterAll(() => t.close());
@@ -333,12 +336,16 @@ describe('API contract: walking every list page by page', () => {
     ['/v1/workspaces', 'workspaces', WorkspaceListResponseSchema, 4],
     ['/v1/feedback/recent', 'ratings', FeedbackRecentResponseSchema, 3],
     ['/v1/eval/reports', 'reports', EvalReportListResponseSchema, 3],
-  ] as const)('GET %s: pages of 2 add up to the whole list, each item once, ending with next_cursor null', async (route, field, schema, count) => {
+    ['/v1/weights/history?query_class=specific', 'versions', WeightsHistoryResponseSchema, null],
+  ] as const)('GET %s: pages of 2 add up to the whole list, each item once, ending with next_cursor null', async (route, field, schema, expected) => {
     const all = (await http().get(route).expect(200)).body[field] as Array<Record<string, string>>;
+    // Weight versions: the 4 set above, the defaults (version 0), and any the ratings above learned.
+    const count = expected ?? all.length;
+    if (expected === null) expect(all.length).toBeGreaterThanOrEqual(5);
     expect(all).toHaveLength(count);
     const { items, pages } = await walk<Record<string, string>>(route, field, schema, 2);
     expect(pages).toBe(Math.ceil(count / 2));
-    const key = (x: Record<string, string>) => x.id ?? `${x.search_id}/${x.item_id}`;
+    const key = (x: Record<string, string>) => x.id ?? (x.search_id ? `${x.search_id}/${x.item_id}` : `v${x.version}`);
     expect(items.map(key)).toEqual(all.map(key));
     expect(new Set(items.map(key)).size).toBe(count);
   });
@@ -347,7 +354,7 @@ describe('API contract: walking every list page by page', () => {
     const one = await http().get('/v1/jobs').query({ limit: 1 }).expect(200);
     expect(one.body.jobs).toHaveLength(1);
     expect(one.body.next_cursor).toEqual(expect.any(String));
-    for (const route of ['/v1/repos', '/v1/tasks', '/v1/keys', '/v1/workspaces', '/v1/feedback/recent', '/v1/eval/reports', '/v1/jobs']) {
+    for (const route of ['/v1/repos', '/v1/tasks', '/v1/keys', '/v1/workspaces', '/v1/feedback/recent', '/v1/eval/reports', '/v1/jobs', '/v1/weights/history?query_class=specific']) {
       expectProblem(await http().get(route).query({ cursor: 'not-a-cursor' }), 400, 'invalid_input', /cursor/);
       expectProblem(await http().get(route).query({ limit: 0 }), 400, 'validation_failed', /limit/);
     }

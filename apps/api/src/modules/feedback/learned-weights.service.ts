@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { QueryClassName, WeightsResetResponse, WeightsResponse, WeightsUpdateRequest, WeightsUpdatedEvent, WeightsVersion } from '@sextant/contracts';
+import type { PageQuery, QueryClassName, WeightsHistoryResponse, WeightsResetResponse, WeightsResponse, WeightsUpdateRequest, WeightsUpdatedEvent, WeightsVersion } from '@sextant/contracts';
 import { DEFAULT_FUSION_WEIGHTS, type LearnerParams, type QueryClass, type SourceWeights } from '@sextant/retrieval';
 import { DataSource, MoreThan } from 'typeorm';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
+import { decodePageCursor, pageFromRows } from '../../common/page-cursor';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { roleAtLeast, type AuthContext } from '../auth/auth-context';
 import { FusionWeightsService, type CurrentWeights } from '../fusion/fusion-weights.service';
@@ -100,6 +101,19 @@ export class LearnedWeightsService {
       weights: next.weights as Record<string, number>,
       origin: next.origin,
     } satisfies WeightsUpdatedEvent);
+  }
+
+  /** One page of a class's stored versions, newest first; the defaults (version 0) close the last page when the history starts from them. */
+  async historyPage(workspaceId: string, queryClass: QueryClass, query: PageQuery): Promise<WeightsHistoryResponse> {
+    const offset = decodePageCursor(query.cursor);
+    const rows = await this.weights.history(workspaceId, queryClass, query.limit + 1, offset);
+    if (rows.length <= query.limit) {
+      // The stored versions end on this page: the defaults follow when the history starts from them (version 1).
+      const oldest = rows.length ? rows[rows.length - 1] : offset > 0 ? (await this.weights.history(workspaceId, queryClass, 1, offset - 1))[0] : undefined;
+      if (oldest ? oldest.version === 1 : offset === 0) rows.push(defaultsOf(queryClass));
+    }
+    const page = pageFromRows(rows, query.limit, offset);
+    return { query_class: queryClass as QueryClassName, versions: page.items.map(mapWeightsVersion), next_cursor: page.next_cursor };
   }
 
   private requireAdmin(auth: AuthContext): void {

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { WeightsQuerySchema, WeightsResetRequestSchema, WeightsResetResponseSchema, WeightsResponseSchema, WeightsUpdateRequestSchema, WeightsVersionSchema, type WeightsResetResponse, type WeightsResponse, type WeightsVersion } from '@sextant/contracts';
+import { WeightsHistoryQuerySchema, WeightsHistoryResponseSchema, WeightsQuerySchema, WeightsResetRequestSchema, WeightsResetResponseSchema, WeightsResponseSchema, WeightsUpdateRequestSchema, WeightsVersionSchema, type WeightsHistoryResponse, type WeightsResetResponse, type WeightsResponse, type WeightsVersion } from '@sextant/contracts';
 import { ApiOp, ApiZodBody, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
 import type { AuthContext } from '../auth/auth-context';
@@ -9,6 +9,7 @@ import { CurrentAuth } from '../workspaces/current-workspace.decorator';
 import { LearnedWeightsService } from './learned-weights.service';
 
 class WeightsQueryDto extends zodDto(WeightsQuerySchema) {}
+class WeightsHistoryQueryDto extends zodDto(WeightsHistoryQuerySchema) {}
 class WeightsUpdateDto extends zodDto(WeightsUpdateRequestSchema) {}
 class WeightsResetDto extends zodDto(WeightsResetRequestSchema) {}
 
@@ -24,6 +25,15 @@ export class WeightsController {
   @ApiZodQuery(WeightsQuerySchema)
   overview(@CurrentAuth() auth: AuthContext, @Query() query: WeightsQueryDto): Promise<WeightsResponse> {
     return this.weights.overview(auth.workspaceId, query);
+  }
+
+  /** Every stored version of one class's weights, newest first, paged (`GET /v1/weights` keeps the newest `history_limit` for charts). */
+  @Get('history')
+  @RequireRole('reader')
+  @ApiOp('Weight history of one query class (newest first, paged)', WeightsHistoryResponseSchema)
+  @ApiZodQuery(WeightsHistoryQuerySchema)
+  history(@CurrentAuth() auth: AuthContext, @Query() query: WeightsHistoryQueryDto): Promise<WeightsHistoryResponse> {
+    return this.weights.historyPage(auth.workspaceId, query.query_class, query);
   }
 
   /** Admin: set weights for a class and/or pin them (a pinned class ignores ratings). */

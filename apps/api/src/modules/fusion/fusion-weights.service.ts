@@ -65,8 +65,8 @@ export class FusionWeightsService {
     return value;
   }
 
-  async history(workspaceId: string, queryClass: QueryClass, limit = 200): Promise<CurrentWeights[]> {
-    const rows = await this.rows.find({ where: { workspaceId, queryClass }, order: { version: 'DESC' }, take: limit });
+  async history(workspaceId: string, queryClass: QueryClass, limit = 200, offset = 0): Promise<CurrentWeights[]> {
+    const rows = await this.rows.find({ where: { workspaceId, queryClass }, order: { version: 'DESC' }, skip: offset, take: limit });
     return rows.map((r) => toCurrent(queryClass, r));
   }
 
