@@ -183,6 +183,16 @@ describe('Ask: grounded, cited, streamed answers (fake OpenAI-compatible endpoin
     expect(done.answer).toBe(events.filter((e) => e.event === 'token').map((e) => e.data.text).join(''));
   });
 
+  it('a model that keeps calling tools gets max_steps tool steps and a bounded number of rounds', async () => {
+    const search = { toolCalls: [{ name: 'search', arguments: { query: 'Ledger' } }] };
+    chat.enqueue(search, search, search, search, search);
+    const res = await http().post('/v1/ask').set(bearer(keys.reader)).send({ query: 'Where is the ledger?', max_steps: 1 }).expect(200);
+    expect(res.body.steps.map((s: { kind: string; by: string }) => `${s.kind}:${s.by}`)).toEqual(['search:retrieval', 'search:model', 'answer:model']);
+    expect(chat.received).toHaveLength(3);
+    expect(chat.received[1].body.tools).toBeUndefined();
+    expect(chat.received[2].body.messages.filter((m) => m.role === 'tool').at(-1)!.content).toMatch(/Step limit reached \(1\)/);
+  });
+
   it('an endpoint failing with 500 (retried once) gives 502 chat_failed with the reason; the rest of the product still answers', async () => {
     chat.enqueue({ status: 500, body: { error: { message: 'model crashed' } } }, { status: 500, body: { error: { message: 'model crashed' } } });
     const res = await http().post('/v1/ask').set(bearer(keys.reader)).send({ query: 'How are sessions refreshed?' }).expect(502);

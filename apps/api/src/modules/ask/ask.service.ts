@@ -80,7 +80,8 @@ export class AskService {
     let answer = '';
     let finish: string | null = null;
     let toolSteps = 0;
-    for (;;) {
+    // A model that keeps calling tools it was not offered still gets a bounded number of rounds.
+    for (let turn = 0; ; turn++) {
       const toolsAllowed = toolSteps < request.max_steps;
       const calls: ChatToolCall[] = [];
       let roundText = '';
@@ -96,7 +97,7 @@ export class AskService {
           finish = delta.reason;
         }
       }
-      if (!calls.length) break;
+      if (!calls.length || turn >= request.max_steps + 1) break;
       messages.push({ role: 'assistant', content: roundText || null, tool_calls: calls });
       for (const call of calls) {
         if (toolSteps >= request.max_steps || !toolsAllowed) {
