@@ -29,6 +29,7 @@ const SHARED_PROBLEMS: Record<number, string> = {
   413: 'payload_too_large: the body exceeds SEXTANT_BODY_LIMIT',
   415: 'unsupported_media_type: the body is not JSON',
   429: 'rate_limited: over SEXTANT_RATE_LIMIT (see Retry-After)',
+  500: 'internal_error: a bug; the body says nothing more (quote request_id when reporting it)',
   503: 'database_unavailable: the database cannot be reached; retry after Retry-After seconds',
 };
 
@@ -78,7 +79,7 @@ function addProblems(op: Operation, path: string, access: RouteAccess): void {
   if (access !== 'public') [401, 403, 429].forEach((s) => statuses.add(s));
   if (/\{[^}]+\}/.test(path)) statuses.add(404);
   if (op.requestBody) [413, 415].forEach((s) => statuses.add(s));
-  if (path.startsWith('/v1/')) statuses.add(503);
+  if (path.startsWith('/v1/')) [500, 503].forEach((s) => statuses.add(s));
   for (const status of statuses) op.responses[String(status)] ??= problemResponse(SHARED_PROBLEMS[status]);
   for (const [status, description] of Object.entries(own)) op.responses[status] = problemResponse(description);
 }
