@@ -378,3 +378,37 @@ describe('Ask without a chat model', () => {
     expect(out.stderr).toMatch(/Ask is disabled.*CHAT_MODEL/);
   });
 });
+
+describe('Ask counts against the caller rate limit like search', () => {
+  let t: TestApp;
+  let reader: string;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { ...KEYS_REQUIRED_ENV, SEXTANT_RATE_LIMIT: '3', SEXTANT_RATE_WINDOW_S: '60' }, listen: true });
+    reader = (await createKey(t, 'default', 'reader')).key;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('REST and socket asks share the budget with searches: over it, 429 rate_limited and ask:error rate_limited', async () => {
+    const http = request(t.app.getHttpServer());
+    await http.post('/v1/search').set(bearer(reader)).send({ query: 'sessions' }).expect(200);
+    await http.post('/v1/ask').set(bearer(reader)).send({ query: 'sessions?' }).expect(503);
+    const socket = await connect(t.url!, reader);
+    try {
+      const first = new Promise<any>((resolve) => socket.once('ask:error', resolve));
+      socket.emit('ask:start', { request_id: 'r1', query: 'sessions?' });
+      expect(await first).toMatchObject({ code: 'ask_disabled' }); // the third call of the window
+      const limited = await http.post('/v1/ask').set(bearer(reader)).send({ query: 'sessions?' }).expect(429);
+      expect(limited.body.code).toBe('rate_limited');
+      expect(limited.headers['retry-after']).toBeDefined();
+      const second = new Promise<any>((resolve) => socket.once('ask:error', resolve));
+      socket.emit('ask:start', { request_id: 'r2', query: 'sessions?' });
+      expect(await second).toMatchObject({ request_id: 'r2', code: 'rate_limited', status: 429 });
+    } finally {
+      socket.close();
+    }
+  });
+});
