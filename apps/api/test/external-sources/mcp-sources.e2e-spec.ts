@@ -3,11 +3,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
-import { MASKED_SECRET, SearchResponseSchema, type ExternalResult, type SearchResponse } from '@sextant/contracts';
+import { MASKED_SECRET, McpSearchOutputSchema, SearchResponseSchema, type ExternalResult, type SearchResponse } from '@sextant/contracts';
 import { createKey, ensureWorkspace, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
 import { makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
+import { callTool, connectClient, textOf } from '../mcp/mcp-fixture';
 import { McpSourcesRepository } from '../../src/modules/external-sources/mcp-sources.repository';
 import { SourceSecrets } from '../../src/modules/external-sources/source-secrets';
 import { startHttpStub, STDIO_STUB, type HttpStub, type StubFile } from './stub-servers';
@@ -232,6 +233,18 @@ describe('external MCP sources (real MCP servers over stdio and Streamable HTTP)
     expect(ext.length).toBe(6);
     expect(ext.map((e) => e.search_source)).toEqual(['mcp.high', 'mcp.low', 'mcp.many', 'mcp.many', 'mcp.many', 'mcp.many']);
     expect(res.limits).toContain('external: 1 result(s) over max_merged_results (6) left out');
+
+    // Agents get the same external results from the MCP search tool, in structured content and text.
+    const client = await connectClient(t.url!, admin);
+    try {
+      const out = await callTool(client, 'search', { query: 'retry' });
+      const structured = McpSearchOutputSchema.parse(out.structuredContent);
+      expect(structured.external!.map((e) => e.id)).toEqual(ext.map((e) => e.id));
+      expect(textOf(out)).toContain('6 result(s) from external MCP sources');
+      expect(textOf(out)).toMatch(/E1\. mirror\/a\/retry\.md {2}\[via mcp\.high \(search_code\)\]\n {3}https:\/\/github\.example\/mirror\/a\/blob\/main\/retry\.md/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('kills a removed stdio server with its whole process group, and restarts a server that died', async () => {
