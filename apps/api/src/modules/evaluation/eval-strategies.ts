@@ -53,6 +53,9 @@ export const EVAL_STRATEGIES: readonly EvalStrategySpec[] = [
   { name: 'no_task', description: 'ablation: without the task source (= file_only)', sources: [...FILE_SOURCES], fusion: 'rrf' },
   { name: 'no_file', description: 'ablation: without the file source (= task_only)', sources: [...TASK_SOURCES], fusion: 'rrf' },
   { name: 'no_fusion', description: 'ablation: all sources, concatenated instead of fused', fusion: 'concat' },
+  // The code graph's share: weighted fusion (default weights, no learned ranker) with and without file.graph.
+  { name: 'graph_fusion', description: 'weighted fusion of every source including file.graph (default weights, no learned ranker)', sources: [...FILE_SOURCES, ...TASK_SOURCES, 'file.graph'], fusion: 'weighted' },
+  { name: 'no_graph', description: 'ablation: graph_fusion without file.graph', sources: [...FILE_SOURCES, ...TASK_SOURCES], fusion: 'weighted' },
 ];
 
 /**
