@@ -4,8 +4,8 @@
  * Without --path a corpus of typical ~4 KB files (TS, Python, Go, Java, Rust) is generated in os.tmpdir().
  * chunkToParseRatio = chunking MB/s over all files read ÷ parse-only MB/s over the parsed ones;
  * parsedChunkToParseRatio times chunking on the parsed files alone (same bytes on both sides).
- * indexing* is the same run with the options the API's index jobs use (`references: false`: they
- * store definitions and imports, not call sites).
+ * indexing* is the same run with the options the API's index jobs use (`references: true`: the
+ * code graph keeps call sites).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -187,7 +187,7 @@ async function main(): Promise<void> {
       clearInterval(sampler);
       chunkSeconds = Math.min(chunkSeconds, (performance.now() - started) / 1000);
       started = performance.now();
-      await inFlight(jobs, threads, (j) => pool.chunk({ workspaceId: 'bench', repoId: 'bench', ...j }, { references: false }));
+      await inFlight(jobs, threads, (j) => pool.chunk({ workspaceId: 'bench', repoId: 'bench', ...j }, { references: true }));
       indexingChunkSeconds = Math.min(indexingChunkSeconds, (performance.now() - started) / 1000);
       // Only the files parse-only measures: the like-for-like comparison when the corpus also has
       // Markdown and plain text (which chunk without parsing and lift the all-files ratio).
