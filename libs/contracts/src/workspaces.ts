@@ -35,6 +35,8 @@ export const AuthMeResponseSchema = z.object({
   workspace: WorkspaceSchema,
   role: RoleSchema,
   principal: z.string(),
+  /** The key's name (null in local mode). */
+  principal_name: z.string().nullable(),
   /** True when the server runs without keys (bound to loopback, no keys created). */
   local_mode: z.boolean(),
 });

@@ -13,6 +13,7 @@ import {
   WeightsHistoryResponseSchema,
   WorkspaceListResponseSchema,
 } from '@sextant/contracts';
+import Ajv from 'ajv';
 import Database from 'better-sqlite3';
 import type { ZodType } from 'zod';
 import { io, type Socket } from 'socket.io-client';
@@ -348,6 +349,38 @@ describe('API contract: walking every list page by page', () => {
     const key = (x: Record<string, string>) => x.id ?? (x.search_id ? `${x.search_id}/${x.item_id}` : `v${x.version}`);
     expect(items.map(key)).toEqual(all.map(key));
     expect(new Set(items.map(key)).size).toBe(count);
+  });
+
+  it('every readable operation answers with the schema its OpenAPI document promises', async () => {
+    const doc = (await http().get('/docs/openapi.json').expect(200)).body as { paths: Record<string, Record<string, Operation>> };
+    const ids: Record<string, string> = {
+      '/v1/repos/{id}': (await http().get('/v1/repos')).body.repositories[0].id,
+      '/v1/jobs/{id}': (await http().get('/v1/jobs')).body.jobs[0].id,
+      '/v1/tasks/{id}': (await http().get('/v1/tasks')).body.tasks[0].id,
+      '/v1/eval/reports/{id}': (await http().get('/v1/eval/reports')).body.reports[0].id,
+    };
+    const queries: Record<string, Record<string, string>> = {
+      '/v1/weights/history': { query_class: 'specific' },
+      '/v1/feedback': { search_id: (await http().get('/v1/feedback/recent')).body.ratings[0].search_id },
+    };
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    const checked: string[] = [];
+    const wrong: string[] = [];
+    for (const [method, p, op] of operationsOf(doc)) {
+      const schema = op.responses['200']?.content?.['application/json']?.schema;
+      const required = (op.parameters ?? []).filter((x) => x.in === 'query' && (x as { required?: boolean }).required).map((x) => x.name);
+      const url = p.includes('{') ? (ids[p] ? p.replace(/\{[^}]+\}/, ids[p]) : null) : p;
+      if (method !== 'get' || !schema || !url || required.some((q) => !queries[p]?.[q])) continue;
+      const res = await http().get(url).query(queries[p] ?? {});
+      if (res.status !== 200) {
+        wrong.push(`GET ${p}: ${res.status} ${res.body?.detail ?? ''}`);
+        continue;
+      }
+      if (!ajv.validate(schema, res.body)) wrong.push(`GET ${p}: ${ajv.errorsText(ajv.errors)}`);
+      checked.push(p);
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toEqual(expect.arrayContaining(['/v1/repos', '/v1/repos/{id}', '/v1/jobs', '/v1/tasks', '/v1/tasks/{id}', '/v1/keys', '/v1/workspaces', '/v1/auth/me', '/v1/weights', '/v1/weights/history', '/v1/feedback', '/v1/feedback/recent', '/v1/eval/reports', '/v1/eval/reports/latest', '/v1/ranker', '/health']));
   });
 
   it('limit=1 returns one item (jobs too), and a cursor this server did not hand out is a 400 problem', async () => {

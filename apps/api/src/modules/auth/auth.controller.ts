@@ -1,10 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthMeResponseSchema } from '@sextant/contracts';
+import { AuthMeResponseSchema, type AuthMeResponse } from '@sextant/contracts';
 import { ApiOp } from '../../common/openapi';
 import { CurrentAuth } from '../workspaces/current-workspace.decorator';
-import { WorkspacesService, type Workspace } from '../workspaces/workspaces.service';
-import type { AuthContext, Role } from './auth-context';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import type { AuthContext } from './auth-context';
 import { AuthService } from './auth.service';
 import { RequireRole } from './role.decorator';
 
@@ -20,7 +20,7 @@ export class AuthController {
   @Get('me')
   @RequireRole('reader')
   @ApiOp('Who this key is: its workspace, role and principal', AuthMeResponseSchema)
-  async me(@CurrentAuth() auth: AuthContext): Promise<{ workspace: Workspace; role: Role; principal: string; principal_name: string | null; local_mode: boolean }> {
+  async me(@CurrentAuth() auth: AuthContext): Promise<AuthMeResponse> {
     return { workspace: await this.workspaces.getById(auth.workspaceId), role: auth.role, principal: auth.principal, principal_name: auth.name ?? null, local_mode: this.auth.localMode };
   }
 }
