@@ -139,6 +139,11 @@ describe('external MCP sources (real MCP servers over stdio and Streamable HTTP)
     // Degradation: the hanging and the crashing server are dropped and named; the search answers.
     expect(res.limits).toEqual(expect.arrayContaining([expect.stringMatching(/^mcp\.hang-http: timed out after 800 ms/), expect.stringMatching(/^mcp\.crash-stdio: failed: /)]));
     expect(res.results[0].path).toBe('src/auth/session.ts');
+    // Operators see each external source's latency by outcome in /metrics.
+    const metrics = (await request(server()).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/sextant_search_source_duration_seconds_count\{source="mcp\.hang-http",outcome="timeout"\} [1-9]/);
+    expect(metrics).toMatch(/sextant_search_source_duration_seconds_count\{source="mcp\.crash-stdio",outcome="failed"\} [1-9]/);
+    expect(metrics).toMatch(/sextant_search_source_duration_seconds_count\{source="mcp\.slow-http",outcome="ok"\} [1-9]/);
     // A hit on an indexed file joins the fused ranking, named in explain.
     expect(res.results[0].explain.sources.map((s) => s.source)).toContain('mcp.gh-http');
 

@@ -257,6 +257,7 @@ export class SearchService {
         if (split.files.files.length) outcomes.set(outcome.source as SearchSource, { source: outcome.source as SearchSource, result: split.files, ms: outcome.ms });
         externalBySource.set(outcome.source, split.external);
         timings[outcome.source] = round(outcome.ms);
+        this.sourceDuration.observe({ source: outcome.source, outcome: !outcome.error ? 'ok' : outcome.error.startsWith('timed out') ? 'timeout' : 'failed' }, outcome.ms / 1000);
         if (outcome.error) {
           limits.push(`${outcome.source}: ${outcome.error}; dropped from this search`);
           externalFailures.push(`${outcome.source}: ${outcome.error}`);
