@@ -8,6 +8,7 @@ import {
   EvalReportListResponseSchema,
   FeedbackRecentResponseSchema,
   IndexJobListResponseSchema,
+  McpSourceListResponseSchema,
   RepositoryListResponseSchema,
   TaskListResponseSchema,
   WeightsHistoryResponseSchema,
@@ -324,6 +325,8 @@ describe('API contract: walking every list page by page', () => {
     for (let i = 0; i < 3; i++) {
       await t.app.get(EvalReportsService).publish((await http().get('/v1/auth/me')).body.workspace.id, { title: `Report ${i}`, repo: null, cutoff_date: null, queries: 1, baseline: null, default_strategy: 'weighted', strategies: [], chart_svg: '<svg/>' } as never, 'test');
     }
+    // Disabled, so no search in this file starts their servers.
+    for (const name of ['src-a', 'src-b', 'src-c']) await http().post('/v1/sources/mcp').send({ name, enabled: false, transport: { type: 'stdio', command: 'true' } }).expect(201);
     for (const w of [1, 2, 3, 4]) await http().put('/v1/weights').send({ query_class: 'specific', weights: { 'file.dense': w } }).expect(200);
     expect(reg.body.job).not.toBeNull();
   }, 120_000);
@@ -338,6 +341,7 @@ describe('API contract: walking every list page by page', () => {
     ['/v1/feedback/recent', 'ratings', FeedbackRecentResponseSchema, 3],
     ['/v1/eval/reports', 'reports', EvalReportListResponseSchema, 3],
     ['/v1/weights/history?query_class=specific', 'versions', WeightsHistoryResponseSchema, null],
+    ['/v1/sources/mcp', 'sources', McpSourceListResponseSchema, 3],
   ] as const)('GET %s: pages of 2 add up to the whole list, each item once, ending with next_cursor null', async (route, field, schema, expected) => {
     const all = (await http().get(route).expect(200)).body[field] as Array<Record<string, string>>;
     // Weight versions: the 4 set above, the defaults (version 0), and any the ratings above learned.
@@ -387,7 +391,7 @@ describe('API contract: walking every list page by page', () => {
     const one = await http().get('/v1/jobs').query({ limit: 1 }).expect(200);
     expect(one.body.jobs).toHaveLength(1);
     expect(one.body.next_cursor).toEqual(expect.any(String));
-    for (const route of ['/v1/repos', '/v1/tasks', '/v1/keys', '/v1/workspaces', '/v1/feedback/recent', '/v1/eval/reports', '/v1/jobs', '/v1/weights/history?query_class=specific']) {
+    for (const route of ['/v1/repos', '/v1/tasks', '/v1/keys', '/v1/workspaces', '/v1/feedback/recent', '/v1/eval/reports', '/v1/jobs', '/v1/weights/history?query_class=specific', '/v1/sources/mcp']) {
       expectProblem(await http().get(route).query({ cursor: 'not-a-cursor' }), 400, 'invalid_input', /cursor/);
       expectProblem(await http().get(route).query({ limit: 0 }), 400, 'validation_failed', /limit/);
     }
