@@ -205,3 +205,31 @@ describe('CodeGraph: ambiguous names in every language', () => {
     for (const e of edges) expect(e.confidence).toBeLessThan(0.5);
   });
 });
+
+describe('CodeGraph.update', () => {
+  it('resolves after an edit and a deletion exactly like a graph built from the new files', () => {
+    const parse = (files: Record<string, string>): GraphFile[] =>
+      Object.entries(files).map(([path, text]) => {
+        const lang = detectLanguage(path);
+        if (!isParsedLanguage(lang)) throw new Error(path);
+        return { path, lang, ...chunkFile({ workspaceId: 'ws', repoId: 'repo', path, lang, text }).symbols };
+      });
+    const before = {
+      'pkg/store.py': 'def save(r):\n    return r\n\n\ndef purge():\n    return 0\n',
+      'pkg/old.py': 'def legacy():\n    return 1\n',
+      'app/main.py': 'from pkg.store import save, purge\nfrom pkg.old import legacy\n\n\ndef main():\n    save(1)\n    purge()\n    legacy()\n',
+    };
+    const after = {
+      'pkg/store.py': 'def save(r):\n    return r\n\n\ndef purge_all():\n    return 0\n',
+      'pkg/new.py': 'def purge():\n    return 2\n',
+      'app/main.py': before['app/main.py'].replace('from pkg.store import save, purge', 'from pkg.store import save\nfrom pkg.new import purge'),
+    };
+    const graph = new CodeGraph(parse(before));
+    const changed = parse(after);
+    graph.update(changed, ['pkg/old.py']);
+    const rebuilt = new CodeGraph(changed);
+    for (const path of Object.keys(after)) expect(graph.resolveFile(path)).toEqual(rebuilt.resolveFile(path));
+    expect(calls(graph, 'app/main.py')).toEqual(['main -> pkg/new.py:purge (1)', 'main -> pkg/store.py:save (1)']);
+    expect(graph.fileCount).toBe(3);
+  });
+});

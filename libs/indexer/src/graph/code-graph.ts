@@ -130,6 +130,47 @@ export class CodeGraph {
     return this.nodes.size;
   }
 
+  /**
+   * Replaces files' facts and drops deleted files, as if the graph were built again from the
+   * repository's new state (what an index job's incremental resolution starts from).
+   */
+  update(changed: Iterable<GraphFile>, removed: Iterable<string> = []): void {
+    const files = [...changed];
+    const gone = [...removed];
+    if (!files.length && !gone.length) return;
+    for (const path of [...gone, ...files.map((f) => f.path)]) this.removeFile(path);
+    for (const f of files) {
+      this.modules.add(f.path, f.lang);
+      this.addFile(f);
+    }
+    // Module resolution depends on which files exist: resolve again on demand.
+    this.moduleCache.clear();
+    for (const node of this.nodes.values()) node.imported = undefined;
+  }
+
+  private removeFile(path: string): void {
+    const node = this.nodes.get(path);
+    if (!node) return;
+    this.nodes.delete(path);
+    this.modules.remove(path);
+    const drop = (map: Map<string, Def[]>, key: string) => {
+      const list = map.get(key)?.filter((d) => d.file !== node);
+      if (list?.length) map.set(key, list);
+      else map.delete(key);
+    };
+    for (const d of node.defs) {
+      drop(this.byName, d.def.name);
+      if (d.owner !== null) {
+        drop(this.members, `${d.owner}\0${d.def.name}`);
+        drop(this.membersByName, d.def.name);
+      }
+    }
+    const pkg = `${node.lang}|${node.dir}`;
+    const members = this.packages.get(pkg)?.filter((n) => n !== node);
+    if (members?.length) this.packages.set(pkg, members);
+    else this.packages.delete(pkg);
+  }
+
   private addFile(file: GraphFile): void {
     const node: FileNode = { path: file.path, lang: file.lang, dir: path.posix.dirname(file.path), file, defs: [], bySymbol: new Map(), top: new Map(), bindings: new Map(), wildcards: [] };
     const keys = graphSymbolKeys(file.definitions);

@@ -35,7 +35,18 @@ export class ModuleIndex {
     return this.files.has(filePath);
   }
 
-  private add(filePath: string, lang: ParsedLanguage): void {
+  /** Forgets a file (deleted, or about to be re-added with new facts). */
+  remove(filePath: string): void {
+    if (!this.files.delete(filePath)) return;
+    for (const [key, list] of this.bySuffix) {
+      const i = list.indexOf(filePath);
+      if (i < 0) continue;
+      list.splice(i, 1);
+      if (!list.length) this.bySuffix.delete(key);
+    }
+  }
+
+  add(filePath: string, lang: ParsedLanguage): void {
     this.files.add(filePath);
     if (JS_LANGS.has(lang)) return; // JS/TS modules are found by relative path only
     const family = lang;

@@ -135,6 +135,26 @@ export class CodeGraphRepository {
     };
   }
 
+  /** Facts of these files (those still in the graph). */
+  async loadFactsFor(repositoryId: string, paths: string[]): Promise<GraphFile[]> {
+    const out: GraphFile[] = [];
+    for (let i = 0; i < paths.length; i += CHUNK) {
+      const rows = await this.db.getRepository(GraphFileEntity).find({ where: { repositoryId, path: In(paths.slice(i, i + CHUNK)) }, select: ['path', 'lang', 'facts'] });
+      out.push(...rows.map((r) => expandFacts(r.path, r.lang as ParsedLanguage, r.facts)));
+    }
+    return out;
+  }
+
+  async dirtyPaths(repositoryId: string): Promise<string[]> {
+    return (await this.db.getRepository(GraphFileEntity).find({ where: { repositoryId, dirty: true }, select: ['path'] })).map((r) => r.path);
+  }
+
+  /** Changes whenever any file's facts are written or removed (ids are time-ordered and new per write). */
+  async stamp(repositoryId: string): Promise<string> {
+    const [row] = await this.query<{ n: number | string; m: string | null }>('SELECT COUNT(*) AS n, MAX(id) AS m FROM graph_files WHERE repository_id = ?', [repositoryId]);
+    return `${row?.n ?? 0}:${row?.m ?? ''}`;
+  }
+
   async hasDirty(repositoryId: string): Promise<boolean> {
     return (await this.db.getRepository(GraphFileEntity).count({ where: { repositoryId, dirty: true }, take: 1 })) > 0;
   }
