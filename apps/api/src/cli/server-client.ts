@@ -53,6 +53,26 @@ export class ServerClient {
     if (!res.ok) throw new ServerRequestError(res.status, (parsed as { detail?: string } | undefined)?.detail ?? `${method} ${route} answered ${res.status}`);
     return parsed as T;
   }
+
+  /**
+   * Every item of a paged list route, following `next_cursor` to the end.
+   *
+   * @example
+   * const repositories = await server.listAll<Repository>('/v1/repos', 'repositories');
+   */
+  async listAll<T>(route: string, field: string): Promise<T[]> {
+    const items: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const url = new URL(route, this.url);
+      url.searchParams.set('limit', '500');
+      if (cursor) url.searchParams.set('cursor', cursor);
+      const page: Record<string, unknown> = await this.request<Record<string, unknown>>('GET', `${url.pathname}${url.search}`);
+      items.push(...((page[field] as T[] | undefined) ?? []));
+      cursor = typeof page.next_cursor === 'string' ? page.next_cursor : null;
+    } while (cursor);
+    return items;
+  }
 }
 
 /** Runs requests to the server, turning its refusals into the CLI's exit codes (4xx: bad input, else failure). */

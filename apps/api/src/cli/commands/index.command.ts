@@ -37,7 +37,7 @@ async function indexThroughServer(server: ServerClient, target: string, opts: { 
   process.stderr.write(`Indexing through the server at ${server.url} (it owns this data dir)\n`);
   const root = fs.realpathSync(path.resolve(target));
   const job = await viaServer(async () => {
-    const { repositories } = await server.request<{ repositories: Repository[] }>('GET', '/v1/repos');
+    const repositories = await server.listAll<Repository>('/v1/repos', 'repositories');
     let repo = repositories.find((r) => r.root_path === root);
     if (!repo) repo = await server.request<Repository>('POST', '/v1/repos', { path: root, ...(opts.name ? { name: opts.name } : {}), index: false });
     let current = await server.request<IndexJob>('POST', `/v1/repos/${repo.id}/index`, { kind: opts.full ? 'full' : 'incremental' });

@@ -126,7 +126,7 @@ async function importThroughServer(server: ServerClient, format: 'jsonl' | 'csv'
 }
 
 async function importGitThroughServer(server: ServerClient, repoRef: string, opts: { since?: string; until?: string }): Promise<TaskImportResult & { noise?: number }> {
-  const { repositories } = await server.request<{ repositories: Repository[] }>('GET', '/v1/repos');
+  const repositories = await server.listAll<Repository>('/v1/repos', 'repositories');
   const root = fs.existsSync(repoRef) ? fs.realpathSync(path.resolve(repoRef)) : null;
   let repo = repositories.find((r) => r.id === repoRef || r.name === repoRef || r.root_path === root);
   if (!repo) {
