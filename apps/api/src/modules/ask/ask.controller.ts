@@ -37,7 +37,14 @@ export class AskController {
   @Post()
   @HttpCode(200)
   @RequireRole('reader')
-  @ApiOp('Answer a question from the code and task history, with numbered citations', AskResponseSchema, { problems: { 503: 'ask_disabled: no chat model is configured; or the database is unavailable' } })
+  @ApiOp('Answer a question from the code and task history, with numbered citations', AskResponseSchema, {
+    problems: {
+      429: 'rate_limited (this API) or chat_rate_limited (the chat endpoint kept answering 429; see Retry-After)',
+      502: 'chat_failed or chat_unreachable: the chat endpoint answered with an error or could not be reached',
+      503: 'ask_disabled: no chat model is configured; or database_unavailable',
+      504: 'chat_timeout: the chat endpoint sent nothing in time',
+    },
+  })
   @ApiZodBody(AskRequestSchema)
   async ask(@CurrentAuth() auth: AuthContext, @Body() body: AskRequestDto, @Req() req: Request, @Res() res: Response): Promise<void> {
     const controller = new AbortController();
