@@ -6,6 +6,7 @@ const LABELS: Record<string, string> = {
   'file.symbol': 'symbol',
   'task.dense': 'task·semantic',
   'task.keyword': 'task·keyword',
+  'file.graph': 'graph',
 };
 
 export const sourceLabel = (s: string) => LABELS[s] ?? s;

@@ -10,7 +10,7 @@ import { useStreamedSearch, type SearchOptions } from '../realtime/use-streamed-
 import { hashFor } from '../lib/hash-route';
 
 const STRATEGIES = ['weighted', 'rrf', 'cascade', 'vote', 'concat'] as const;
-const SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'] as const;
+const SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword', 'file.graph'] as const;
 const splitList = (s: string) =>
   s
     .split(',')

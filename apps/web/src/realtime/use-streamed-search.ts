@@ -73,7 +73,7 @@ export function useStreamedSearch() {
   const run = useCallback(
     (query: string, options: SearchOptions) => {
       const topK = options.top_k ?? 10;
-      const all = options.sources ?? ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword'];
+      const all = options.sources ?? ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword', 'file.graph'];
       restAbort.current?.abort();
       const requestId = newRequestId();
       current.current = requestId;
