@@ -86,7 +86,7 @@ export const SymbolEdgesResponseSchema = z.object({
 });
 export type SymbolEdgesResponse = z.infer<typeof SymbolEdgesResponseSchema>;
 
-/** `GET /v1/files/dependencies|dependents?repository=&path=`: the path is a query parameter because it contains slashes. */
+/** `GET /v1/files/symbols|dependencies|dependents?repository=&path=`: the path is a query parameter because it contains slashes. */
 export const FileGraphQuerySchema = z
   .object({
     repository: RepositoryRef,
@@ -95,6 +95,15 @@ export const FileGraphQuerySchema = z
   })
   .strict();
 export type FileGraphQuery = z.infer<typeof FileGraphQuerySchema>;
+
+/** `GET /v1/files/symbols?repository=&path=`: the definitions of one file, in file order. */
+export const FileSymbolsResponseSchema = z.object({
+  repository_id: z.string(),
+  path: z.string(),
+  symbols: z.array(GraphSymbolSchema),
+  next_cursor: NextCursorSchema,
+});
+export type FileSymbolsResponse = z.infer<typeof FileSymbolsResponseSchema>;
 
 export const FileDependencySchema = z.object({
   /** The other file; `null` for a module outside the repository (dependencies only). */

@@ -98,6 +98,10 @@ describe('code graph: build, navigate, update incrementally', () => {
     expect(first.body.symbols).toHaveLength(1);
     const second = await api().get('/v1/symbols').query({ query: 's', limit: 1, cursor: first.body.next_cursor }).set(bearer(reader)).expect(200);
     expect(second.body.symbols[0].id).not.toBe(first.body.symbols[0].id);
+    const inFile = await api().get('/v1/files/symbols').query({ repository: 'shop', path: 'app/service.py' }).set(bearer(reader)).expect(200);
+    expect(inFile.body.symbols.map((x: Symbol) => `${x.qualified_name}@${x.range.start_line}`)).toEqual(['app/service.py:Service@2', 'app/service.py:Service.run@3', 'app/service.py:Service.finish@7']);
+    await api().get('/v1/files/symbols').query({ path: 'app/service.py' }).set(bearer(reader)).expect(400);
+    await api().get('/v1/files/symbols').query({ repository: 'shop', path: 'docs/notes.md' }).set(bearer(reader)).expect(404);
     const scoped = await api().get('/v1/symbols').query({ query: 'run', repository: 'shop', kind: 'method' }).set(bearer(reader)).expect(200);
     expect(scoped.body.symbols.map((s: Symbol) => s.qualified_name)).toEqual(['app/service.py:Service.run']);
   });

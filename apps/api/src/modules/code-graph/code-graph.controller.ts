@@ -3,11 +3,13 @@ import { ApiTags } from '@nestjs/swagger';
 import {
   FileDependenciesResponseSchema,
   FileGraphQuerySchema,
+  FileSymbolsResponseSchema,
   SymbolEdgesQuerySchema,
   SymbolEdgesResponseSchema,
   SymbolSearchQuerySchema,
   SymbolSearchResponseSchema,
   type FileDependenciesResponse,
+  type FileSymbolsResponse,
   type SymbolEdgesResponse,
   type SymbolSearchResponse,
 } from '@sextant/contracts';
@@ -57,6 +59,13 @@ export class CodeGraphController {
   }
 
   /** The path is a query parameter (it contains slashes). */
+  @Get('files/symbols')
+  @ApiOp('The definitions of one file, in file order', FileSymbolsResponseSchema)
+  @ApiZodQuery(FileGraphQuerySchema)
+  fileSymbols(@CurrentWorkspace() ws: string, @Query() q: FileGraphQueryDto): Promise<FileSymbolsResponse> {
+    return this.graph.fileSymbols(ws, q);
+  }
+
   @Get('files/dependencies')
   @ApiOp('The files (and external modules) a file imports', FileDependenciesResponseSchema)
   @ApiZodQuery(FileGraphQuerySchema)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FileDependenciesResponse, FileGraphQuery, GraphSite, GraphSymbol, SymbolEdgesQuery, SymbolEdgesResponse, SymbolSearchQuery, SymbolSearchResponse } from '@sextant/contracts';
+import type { FileDependenciesResponse, FileGraphQuery, FileSymbolsResponse, GraphSite, GraphSymbol, SymbolEdgesQuery, SymbolEdgesResponse, SymbolSearchQuery, SymbolSearchResponse } from '@sextant/contracts';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
 import { decodePageCursor, pageFromRows } from '../../common/page-cursor';
 import { CodeGraphRepository, type GraphEdgeRow, type GraphSymbolRow } from '../indexing/repositories/code-graph.repository';
@@ -23,6 +23,15 @@ export class CodeGraphService {
     const rows = await this.graph.findSymbols(workspaceId, q.query, { repositoryIds, kinds: q.kind ? [q.kind] : undefined, limit: q.limit + 1, offset });
     const page = pageFromRows(rows, q.limit, offset);
     return { query: q.query, symbols: page.items.map(mapGraphSymbol), next_cursor: page.next_cursor };
+  }
+
+  async fileSymbols(workspaceId: string, q: FileGraphQuery): Promise<FileSymbolsResponse> {
+    const repositoryId = await this.repositoryId(workspaceId, q.repository);
+    const offset = decodePageCursor(q.cursor);
+    const rows = await this.graph.fileSymbols(workspaceId, repositoryId, q.path, { limit: q.limit + 1, offset });
+    if (!rows.length && offset === 0 && !(await this.graph.hasFile(workspaceId, repositoryId, q.path))) throw new DomainError(DomainErrorCode.NotFound, `file ${q.path} is not in the code graph (not indexed, or not a parsed language)`, { path: q.path });
+    const page = pageFromRows(rows, q.limit, offset);
+    return { repository_id: repositoryId, path: q.path, symbols: page.items.map(mapGraphSymbol), next_cursor: page.next_cursor };
   }
 
   async edges(workspaceId: string, symbolId: string, direction: SymbolEdgeDirection, q: SymbolEdgesQuery): Promise<SymbolEdgesResponse> {

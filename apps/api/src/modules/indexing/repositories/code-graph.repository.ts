@@ -216,6 +216,11 @@ export class CodeGraphRepository {
     return qb.getMany();
   }
 
+  /** The definitions of one file in file order. */
+  fileSymbols(workspaceId: string, repositoryId: string, path: string, options: { limit: number; offset?: number }): Promise<GraphSymbolRow[]> {
+    return this.db.getRepository(GraphSymbolEntity).find({ where: { workspaceId, repositoryId, path }, order: { startLine: 'ASC', startByte: 'ASC', id: 'ASC' }, skip: options.offset ?? 0, take: options.limit });
+  }
+
   findSymbol(workspaceId: string, id: string): Promise<GraphSymbolRow | null> {
     return this.db.getRepository(GraphSymbolEntity).findOne({ where: { workspaceId, id } });
   }
