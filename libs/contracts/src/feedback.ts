@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NextCursorSchema, pageQueryShape } from './pagination';
 import { ProblemSchema } from './problem';
-import { QueryClassSchema } from './search';
+import { QueryClassSchema, SearchSourceSchema } from './search';
 
 /**
  * Feedback wire shapes: `POST /v1/feedback`, socket `feedback:rate`, MCP `rate_result`
@@ -197,7 +197,7 @@ export type WeightsResponse = z.infer<typeof WeightsResponseSchema>;
 export const WeightsUpdateRequestSchema = z
   .object({
     query_class: QueryClassSchema,
-    weights: z.partialRecord(z.enum(['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword']), z.number().min(0).max(100)).optional(),
+    weights: z.partialRecord(SearchSourceSchema, z.number().min(0).max(100)).optional(),
     pinned: z.boolean().optional(),
   })
   .strict()
