@@ -7,7 +7,7 @@ import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 
-const SOURCE_ABBREV: Record<string, string> = { 'file.dense': 'dense', 'file.keyword': 'kw', 'file.symbol': 'sym', 'task.dense': 'task~', 'task.keyword': 'task#' };
+const SOURCE_ABBREV: Record<string, string> = { 'file.dense': 'dense', 'file.keyword': 'kw', 'file.symbol': 'sym', 'task.dense': 'task~', 'task.keyword': 'task#', 'file.graph': 'graph' };
 
 /** A readable table: rank, score, location, which sources found it (and at which rank), why. */
 export function formatSearchTable(res: SearchResponse): string {
@@ -40,7 +40,7 @@ export function registerSearch(program: Command): void {
     .option('-k, --top-k <n>', 'number of results (1-100)', '10')
     .option('--query-file <file>', 'read the query from a file (an issue report, a traceback; "-" for stdin), up to 16,000 characters')
     .option('-s, --strategy <name>', 'fusion strategy: weighted | rrf | cascade | vote | concat', 'weighted')
-    .option('--sources <list>', 'comma-separated sources (file.dense,file.keyword,file.symbol,task.dense,task.keyword)')
+    .option('--sources <list>', 'comma-separated sources (file.dense,file.keyword,file.symbol,task.dense,task.keyword,file.graph)')
     .option('--chunks', 'return chunks instead of files')
     .option('--rerank', 'score results 0-4 with the reranker (RERANK_URL, else local) and show their band')
     .option('--rerank-threshold <n>', 'drop or flag results under this score (default RERANK_THRESHOLD, 2.5)')
