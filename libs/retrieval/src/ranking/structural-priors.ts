@@ -92,7 +92,7 @@ export class StructuralPriors {
     const cached = this.cache.get(path);
     if (cached !== undefined) return cached;
     const weight = this.ruleFor(path)?.weight ?? this.defaultWeight;
-    if (this.cache.size >= 50_000) this.cache.clear();
+    if (this.cache.size >= 250_000) this.cache.clear();
     this.cache.set(path, weight);
     return weight;
   }
