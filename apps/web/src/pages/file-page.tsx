@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api, errorText } from '../api/client';
 import { CodeBlock } from '../components/code-block';
+import { FileSymbols } from '../components/file-symbols';
 import { hashFor } from '../lib/hash-route';
 
 /** 1-based, inclusive line ranges as people read them. */
@@ -174,6 +175,7 @@ export function FilePage({ params }: { params: URLSearchParams }) {
           )}
           {f && <CodeBlock code={f.content} lang={f.lang} path={f.path} label={`${f.path} (whole file)`} marked={marked} lineIds />}
         </div>
+        <div className="file-side">
         <aside className="file-tasks card" aria-labelledby="file-tasks-title">
           <h2 id="file-tasks-title">Recent tasks that touched it</h2>
           {tasks.isPending && <p className="muted small">Loading…</p>}
@@ -195,6 +197,8 @@ export function FilePage({ params }: { params: URLSearchParams }) {
             </ul>
           )}
         </aside>
+        <FileSymbols repoId={repoId} path={path} />
+        </div>
       </div>
     </section>
   );
