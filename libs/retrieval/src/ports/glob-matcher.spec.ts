@@ -50,6 +50,15 @@ describe('compileGlob: picomatch semantics (dot: true) without backtracking', ()
     );
   });
 
+  it('literal runs next to ** and slashes still match where picomatch does (the substring prefilter is never stricter)', () => {
+    const cases: Array<[string, string]> = [
+      ['a/**', 'a'], ['a/**', 'a/b/c'], ['**/vendor/**', 'vendor'], ['**/vendor/**', 'x/vendor/y.js'], ['**/*.spec.ts', 'a.spec.ts'],
+      ['src/**/x.ts', 'src/x.ts'], ['src/**/x.ts', 'src/a/b/x.ts'], ['**/node_modules', 'node_modules'], ['docs/**/*.md', 'lib/y.md'], ['**/vendor/**', 'vendors/x'],
+    ];
+    for (const [glob, path] of cases) expect([glob, path, compileGlob(glob)(path)]).toEqual([glob, path, picomatch(glob, { dot: true })(path)]);
+    expect(compileGlob('**/VENDOR/**', { nocase: true })('a/Vendor/b')).toBe(true);
+  });
+
   it('negation and case-insensitive matching', () => {
     expect(compileGlob('!**/*.md')('README.md')).toBe(false);
     expect(compileGlob('!**/*.md')('src/app.ts')).toBe(true);
@@ -99,7 +108,8 @@ describe('compilePathFilter: one memo and one matching budget per filter', () =>
     expect(keep('src/a.ts')).toBe(true);
     expect(keep('src/a.spec.ts')).toBe(false);
     expect(keep('lib/a.ts')).toBe(false);
-    const slow = compilePathFilter([`**/${'*?'.repeat(7)}Z`, ...Array.from({ length: 19 }, (_, i) => `**/${'*?'.repeat(7)}${i}Z`)])!;
+    // Single-character literals: no substring prefilter can turn these paths away, every NFA runs.
+    const slow = compilePathFilter([`**/${'*?'.repeat(7)}Z`, ...Array.from({ length: 19 }, (_, i) => `**/${'*?'.repeat(7)}${String.fromCharCode(65 + i)}`)])!;
     let thrown: unknown;
     const started = performance.now();
     try {

@@ -173,12 +173,28 @@ export function compileGlob(glob: string, options: { nocase?: boolean } = {}): G
   const negated = pattern.startsWith('!') && !pattern.startsWith('!(');
   if (negated) pattern = pattern.slice(1);
   pattern = pattern.replace(/^(\.\/)+/, '');
-  const nfas = expandBraces(pattern).map(compileNfa);
+  const expanded = expandBraces(pattern);
+  const nfas = expanded.map(compileNfa);
+  const required = expanded.map(requiredLiterals);
   const match = (path: string, meter?: MatchMeter) => {
     const p = (options.nocase ? path.toLowerCase() : path).replace(/^(\.\/)+/, '');
-    return nfas.some((nfa) => runNfa(nfa, p, meter)) !== negated;
+    return nfas.some((nfa, i) => required[i].every((run) => p.includes(run)) && runNfa(nfa, p, meter)) !== negated;
   };
   return Object.assign(match, { patterns: nfas.length });
+}
+
+/**
+ * Literal runs every match of a brace-free pattern must contain (`**\/vendor/**` -> `vendor`), so
+ * most paths are turned away by a substring check before the NFA runs: priors match every
+ * candidate path of every search against ~10 globs. Slashes at a run's ends are dropped (`a/**`
+ * also matches `a`); patterns with classes or escapes get no prefilter.
+ */
+function requiredLiterals(pattern: string): string[] {
+  if (/[[\\]/.test(pattern)) return [];
+  return pattern
+    .split(/[*?]+/)
+    .map((run) => run.replace(/^\/+|\/+$/g, ''))
+    .filter((run) => run.length >= 2);
 }
 
 /**
