@@ -39,9 +39,11 @@ describe('SSE search stream', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/event-stream/);
     const events = parseSse(res.body as string);
-    expect(events.map((e) => e.event)).toEqual(['partial', 'partial', 'partial', 'partial', 'partial', 'done']);
-    expect(events[4].data.sources_pending).toEqual([]);
-    expect(events[5].data.results[0].path).toBe('src/auth/token.py');
+    // Five first-stage sources, then file.graph (it expands their hits), then done.
+    expect(events.map((e) => e.event)).toEqual(['partial', 'partial', 'partial', 'partial', 'partial', 'partial', 'done']);
+    expect(events[5].data.source).toBe('file.graph');
+    expect(events[5].data.sources_pending).toEqual([]);
+    expect(events[6].data.results[0].path).toBe('src/auth/token.py');
   });
 
   it('rejects a bad query with 400 before streaming', async () => {

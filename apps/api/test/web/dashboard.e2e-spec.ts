@@ -313,7 +313,7 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     // An admin sets the conceptual weights elsewhere: the open page follows live (weights:updated), no reload.
     const conceptual = page.locator('[data-query-class="conceptual"]');
     const before = classes.find((c) => c.query_class === 'conceptual') as unknown as { current: { version: number } };
-    await api().put('/v1/weights').send({ query_class: 'conceptual', weights: { 'file.dense': 2, 'file.keyword': 1, 'file.symbol': 0.5, 'task.dense': 1, 'task.keyword': 0.5 } }).expect(200);
+    await api().put('/v1/weights').send({ query_class: 'conceptual', weights: { 'file.dense': 2, 'file.keyword': 1, 'file.symbol': 0.5, 'task.dense': 1, 'task.keyword': 0.5, 'file.graph': 0 } }).expect(200);
     await conceptual.locator(`h3:has-text("v${before.current.version + 1}")`).waitFor();
     await conceptual.locator('.chart-line').first().waitFor({ state: 'attached' });
     await page.waitForSelector('.activity-list li:has-text("Fusion weights for conceptual")');

@@ -1,17 +1,30 @@
-import { chunkFile } from '../chunking/chunk-file';
 import { detectLanguage, isParsedLanguage } from '../language/language';
+import { ParsePool } from '../parsing/parse-pool';
 import { CodeGraph, type GraphEdge, type GraphFile } from './code-graph';
 import { expandNeighbourhood } from './graph-expansion';
 
-function graphOf(files: Record<string, string>): CodeGraph {
-  const parsed: GraphFile[] = Object.entries(files).map(([path, text]) => {
-    const lang = detectLanguage(path);
-    if (!isParsedLanguage(lang)) throw new Error(`not parsed: ${path}`);
-    const { symbols, parse } = chunkFile({ workspaceId: 'ws', repoId: 'repo', path, lang, text });
-    if (parse !== 'ok') throw new Error(`${path} did not parse`);
-    return { path, lang, ...symbols };
-  });
-  return new CodeGraph(parsed);
+// Parsing runs on a worker thread: node-tree-sitter's wrapper breaks when Jest evaluates it again
+// for another test file in the same process (see chunk-file.spec.ts), and a worker gets a fresh copy.
+let pool: ParsePool;
+beforeAll(() => {
+  pool = new ParsePool({ size: 1, timeoutMs: 60_000 });
+});
+afterAll(() => pool.close());
+
+async function parseAll(files: Record<string, string>): Promise<GraphFile[]> {
+  return Promise.all(
+    Object.entries(files).map(async ([path, text]) => {
+      const lang = detectLanguage(path);
+      if (!isParsedLanguage(lang)) throw new Error(`not parsed: ${path}`);
+      const { symbols, parse } = await pool.chunk({ workspaceId: 'ws', repoId: 'repo', path, lang, text });
+      if (parse !== 'ok') throw new Error(`${path} did not parse`);
+      return { path, lang, ...symbols };
+    }),
+  );
+}
+
+async function graphOf(files: Record<string, string>): Promise<CodeGraph> {
+  return new CodeGraph(await parseAll(files));
 }
 
 /** `from -> toPath:toKey (confidence)` for the call edges of a file. */
@@ -24,29 +37,32 @@ function calls(graph: CodeGraph, path: string, kind: GraphEdge['kind'] = 'call')
 }
 
 describe('CodeGraph: Python', () => {
-  const graph = graphOf({
-    'pkg/__init__.py': 'from .store import save_record\n',
-    'pkg/store.py': 'def save_record(r):\n    return r\n\n\ndef helper():\n    pass\n',
-    'pkg/util.py': 'def helper():\n    pass\n',
-    'pkg/other.py': 'def helper():\n    pass\n',
-    'app/main.py': [
-      'from pkg import save_record as persist',
-      'import pkg.store as st',
-      '',
-      'class Service:',
-      '    def run(self):',
-      '        persist(1)',
-      '        self.finish()',
-      '        st.helper()',
-      '',
-      '    def finish(self):',
-      '        helper()',
-      '',
-      '',
-      'def main():',
-      '    Service().run()',
-      '',
-    ].join('\n'),
+  let graph: CodeGraph;
+  beforeAll(async () => {
+    graph = await graphOf({
+      'pkg/__init__.py': 'from .store import save_record\n',
+      'pkg/store.py': 'def save_record(r):\n    return r\n\n\ndef helper():\n    pass\n',
+      'pkg/util.py': 'def helper():\n    pass\n',
+      'pkg/other.py': 'def helper():\n    pass\n',
+      'app/main.py': [
+        'from pkg import save_record as persist',
+        'import pkg.store as st',
+        '',
+        'class Service:',
+        '    def run(self):',
+        '        persist(1)',
+        '        self.finish()',
+        '        st.helper()',
+        '',
+        '    def finish(self):',
+        '        helper()',
+        '',
+        '',
+        'def main():',
+        '    Service().run()',
+        '',
+      ].join('\n'),
+    });
   });
 
   it('resolves an aliased import through a package re-export, a module alias and self. methods', () => {
@@ -73,27 +89,30 @@ describe('CodeGraph: Python', () => {
 });
 
 describe('CodeGraph: TypeScript and JavaScript', () => {
-  const graph = graphOf({
-    'src/db/connection.ts': 'export function openConnection(url: string) {\n  return url;\n}\n',
-    'src/db/index.ts': "export { openConnection as connect } from './connection';\nexport * from './pool';\n",
-    'src/db/pool.ts': 'export class Pool {\n  acquire() {\n    return this.check();\n  }\n  check() {\n    return 1;\n  }\n}\n',
-    'src/app.ts': [
-      "import { connect, Pool } from './db';",
-      "import * as conn from './db/connection';",
-      'export class App {',
-      '  start() {',
-      "    connect('x');",
-      '    conn.openConnection("y");',
-      '    const pool = new Pool();',
-      '    return this.stop();',
-      '  }',
-      '  stop() {',
-      '    return 0;',
-      '  }',
-      '}',
-      '',
-    ].join('\n'),
-    'lib/legacy.js': "const { openConnection } = require('../src/db/connection.ts');\nfunction boot() {\n  openConnection('z');\n}\n",
+  let graph: CodeGraph;
+  beforeAll(async () => {
+    graph = await graphOf({
+      'src/db/connection.ts': 'export function openConnection(url: string) {\n  return url;\n}\n',
+      'src/db/index.ts': "export { openConnection as connect } from './connection';\nexport * from './pool';\n",
+      'src/db/pool.ts': 'export class Pool {\n  acquire() {\n    return this.check();\n  }\n  check() {\n    return 1;\n  }\n}\n',
+      'src/app.ts': [
+        "import { connect, Pool } from './db';",
+        "import * as conn from './db/connection';",
+        'export class App {',
+        '  start() {',
+        "    connect('x');",
+        '    conn.openConnection("y");',
+        '    const pool = new Pool();',
+        '    return this.stop();',
+        '  }',
+        '  stop() {',
+        '    return 0;',
+        '  }',
+        '}',
+        '',
+      ].join('\n'),
+      'lib/legacy.js': "const { openConnection } = require('../src/db/connection.ts');\nfunction boot() {\n  openConnection('z');\n}\n",
+    });
   });
 
   it('follows a renaming re-export and an export * to the definitions, and this. to sibling methods', () => {
@@ -113,11 +132,14 @@ describe('CodeGraph: TypeScript and JavaScript', () => {
 });
 
 describe('CodeGraph: Go', () => {
-  const graph = graphOf({
-    'internal/store/store.go': 'package store\n\ntype Store struct{}\n\nfunc (s *Store) Save() error {\n\treturn s.flush()\n}\n\nfunc (s *Store) flush() error {\n\treturn nil\n}\n\nfunc New() *Store {\n\treturn &Store{}\n}\n',
-    'internal/store/helpers.go': 'package store\n\nfunc validate() bool {\n\treturn true\n}\n',
-    'internal/store/check.go': 'package store\n\nfunc Check() bool {\n\treturn validate()\n}\n',
-    'cmd/app/main.go': 'package main\n\nimport (\n\tdb "example.com/acme/internal/store"\n\t"fmt"\n)\n\nfunc main() {\n\ts := db.New()\n\ts.Save()\n\tfmt.Println("ok")\n}\n',
+  let graph: CodeGraph;
+  beforeAll(async () => {
+    graph = await graphOf({
+      'internal/store/store.go': 'package store\n\ntype Store struct{}\n\nfunc (s *Store) Save() error {\n\treturn s.flush()\n}\n\nfunc (s *Store) flush() error {\n\treturn nil\n}\n\nfunc New() *Store {\n\treturn &Store{}\n}\n',
+      'internal/store/helpers.go': 'package store\n\nfunc validate() bool {\n\treturn true\n}\n',
+      'internal/store/check.go': 'package store\n\nfunc Check() bool {\n\treturn validate()\n}\n',
+      'cmd/app/main.go': 'package main\n\nimport (\n\tdb "example.com/acme/internal/store"\n\t"fmt"\n)\n\nfunc main() {\n\ts := db.New()\n\ts.Save()\n\tfmt.Println("ok")\n}\n',
+    });
   });
 
   it('resolves an aliased package import, a method on a struct and calls within a package', () => {
@@ -133,10 +155,13 @@ describe('CodeGraph: Go', () => {
 });
 
 describe('CodeGraph: Java', () => {
-  const graph = graphOf({
-    'src/main/java/com/acme/billing/Invoice.java': 'package com.acme.billing;\n\npublic class Invoice {\n  public static Invoice create() {\n    return new Invoice();\n  }\n  public void send() {\n    render();\n  }\n  void render() {}\n}\n',
-    'src/main/java/com/acme/billing/Util.java': 'package com.acme.billing;\n\npublic class Util {\n  public static void log() {}\n}\n',
-    'src/main/java/com/acme/app/Main.java': 'package com.acme.app;\n\nimport com.acme.billing.Invoice;\nimport static com.acme.billing.Util.log;\n\npublic class Main {\n  public void run() {\n    Invoice inv = Invoice.create();\n    inv.send();\n    log();\n  }\n}\n',
+  let graph: CodeGraph;
+  beforeAll(async () => {
+    graph = await graphOf({
+      'src/main/java/com/acme/billing/Invoice.java': 'package com.acme.billing;\n\npublic class Invoice {\n  public static Invoice create() {\n    return new Invoice();\n  }\n  public void send() {\n    render();\n  }\n  void render() {}\n}\n',
+      'src/main/java/com/acme/billing/Util.java': 'package com.acme.billing;\n\npublic class Util {\n  public static void log() {}\n}\n',
+      'src/main/java/com/acme/app/Main.java': 'package com.acme.app;\n\nimport com.acme.billing.Invoice;\nimport static com.acme.billing.Util.log;\n\npublic class Main {\n  public void run() {\n    Invoice inv = Invoice.create();\n    inv.send();\n    log();\n  }\n}\n',
+    });
   });
 
   it('resolves class imports, static imports, static calls on a class and implicit this', () => {
@@ -154,11 +179,14 @@ describe('CodeGraph: Java', () => {
 });
 
 describe('CodeGraph: Rust', () => {
-  const graph = graphOf({
-    'src/lib.rs': 'pub mod storage;\npub use storage::engine::Engine;\n',
-    'src/storage/mod.rs': 'pub mod engine;\n',
-    'src/storage/engine.rs': 'pub struct Engine;\n\nimpl Engine {\n    pub fn new() -> Self {\n        Self::boot();\n        Engine\n    }\n    fn boot() {}\n}\n\npub fn compact() {}\n',
-    'src/main.rs': 'use crate::storage::engine::{compact as squash};\nuse crate::Engine;\n\nfn main() {\n    let e = Engine::new();\n    squash();\n}\n',
+  let graph: CodeGraph;
+  beforeAll(async () => {
+    graph = await graphOf({
+      'src/lib.rs': 'pub mod storage;\npub use storage::engine::Engine;\n',
+      'src/storage/mod.rs': 'pub mod engine;\n',
+      'src/storage/engine.rs': 'pub struct Engine;\n\nimpl Engine {\n    pub fn new() -> Self {\n        Self::boot();\n        Engine\n    }\n    fn boot() {}\n}\n\npub fn compact() {}\n',
+      'src/main.rs': 'use crate::storage::engine::{compact as squash};\nuse crate::Engine;\n\nfn main() {\n    let e = Engine::new();\n    squash();\n}\n',
+    });
   });
 
   it('resolves use with an alias, a re-export through pub use, Type::method and Self::', () => {
@@ -199,21 +227,15 @@ describe('CodeGraph: ambiguous names in every language', () => {
     ['java', { 'a/A.java': 'class A {\n  void close() {}\n}\n', 'b/B.java': 'class B {\n  void close() {}\n}\n', 'c/Use.java': 'class Use {\n  void shut(java.io.Closeable x) {\n    x.close();\n  }\n}\n' }, 'c/Use.java'],
     ['rust', { 'src/a.rs': 'pub struct A;\nimpl A {\n    pub fn close(&self) {}\n}\n', 'src/b.rs': 'pub struct B;\nimpl B {\n    pub fn close(&self) {}\n}\n', 'src/use.rs': 'fn shut(x: &dyn Close) {\n    x.close();\n}\n' }, 'src/use.rs'],
   ];
-  it.each(cases)('%s: a method call on a receiver of unknown type links every same-named method, split confidence', (_lang, files, user) => {
-    const edges = graphOf(files).resolveFile(user).edges.filter((e) => e.kind === 'call');
+  it.each(cases)('%s: a method call on a receiver of unknown type links every same-named method, split confidence', async (_lang, files, user) => {
+    const edges = (await graphOf(files)).resolveFile(user).edges.filter((e) => e.kind === 'call');
     expect(edges.map((e) => e.toPath).sort()).toEqual(Object.keys(files).filter((p) => p !== user).sort());
     for (const e of edges) expect(e.confidence).toBeLessThan(0.5);
   });
 });
 
 describe('CodeGraph.update', () => {
-  it('resolves after an edit and a deletion exactly like a graph built from the new files', () => {
-    const parse = (files: Record<string, string>): GraphFile[] =>
-      Object.entries(files).map(([path, text]) => {
-        const lang = detectLanguage(path);
-        if (!isParsedLanguage(lang)) throw new Error(path);
-        return { path, lang, ...chunkFile({ workspaceId: 'ws', repoId: 'repo', path, lang, text }).symbols };
-      });
+  it('resolves after an edit and a deletion exactly like a graph built from the new files', async () => {
     const before = {
       'pkg/store.py': 'def save(r):\n    return r\n\n\ndef purge():\n    return 0\n',
       'pkg/old.py': 'def legacy():\n    return 1\n',
@@ -224,8 +246,8 @@ describe('CodeGraph.update', () => {
       'pkg/new.py': 'def purge():\n    return 2\n',
       'app/main.py': before['app/main.py'].replace('from pkg.store import save, purge', 'from pkg.store import save\nfrom pkg.new import purge'),
     };
-    const graph = new CodeGraph(parse(before));
-    const changed = parse(after);
+    const graph = new CodeGraph(await parseAll(before));
+    const changed = await parseAll(after);
     graph.update(changed, ['pkg/old.py']);
     const rebuilt = new CodeGraph(changed);
     for (const path of Object.keys(after)) expect(graph.resolveFile(path)).toEqual(rebuilt.resolveFile(path));
