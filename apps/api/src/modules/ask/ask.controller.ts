@@ -3,6 +3,7 @@ import { ApiProduces, ApiTags } from '@nestjs/swagger';
 import { AskRequestSchema, AskResponseSchema, AskStatusSchema, AskStreamQuerySchema, problem, type AskResponse, type AskStatus } from '@sextant/contracts';
 import type { Request, Response } from 'express';
 import { ApiEventStreamOp, ApiOp, ApiZodBody, ApiZodQuery } from '../../common/openapi';
+import { invalidStreamQuery, serveEventStream } from '../../common/event-stream';
 import { writeProblem } from '../../common/problem-details';
 import { requestIdOf } from '../../common/request-id';
 import { zodDto } from '../../common/zod-validation.pipe';
@@ -79,41 +80,20 @@ export class AskController {
       ...(q.max_context_tokens ? { max_context_tokens: q.max_context_tokens } : {}),
       ...(q.max_steps !== undefined ? { max_steps: q.max_steps } : {}),
     });
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message, code: i.code }));
-      return writeProblem(res, problem(400, 'validation_failed', `Invalid request query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, requestId, { issues }));
-    }
+    if (!parsed.success) return writeProblem(res, invalidStreamQuery(parsed.error, requestId));
     const status = this.asks.status();
     // Before the stream starts: an ordinary problem+json response.
     if (!status.enabled) return writeProblem(res, problem(503, 'ask_disabled', status.message, requestId));
-    res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    res.flushHeaders();
-    const controller = new AbortController();
-    req.on('close', () => controller.abort());
-    const send = (event: string, data: unknown) => {
-      if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    const unwatch = this.revocations.watch(auth, () => {
-      send('error', problem(401, 'unauthenticated', 'The API key of this stream was revoked', requestId));
-      controller.abort();
-      res.end();
-    });
-    try {
-      const done = await this.asks.ask(auth.workspaceId, parsed.data, {
-        principal: auth.principal,
-        signal: controller.signal,
-        onEvent: (e) => send(e.type, e.type === 'step' ? e.step : e.type === 'token' ? { text: e.text } : e.citation),
-      });
-      send('done', done);
-    } catch (err) {
-      if (!controller.signal.aborted) {
-        const failure = askProblem(err, requestId);
-        if (failure.unexpected) this.logger.error({ err, requestId }, 'Streamed answer failed');
-        send('error', failure.problem);
-      }
-    } finally {
-      unwatch();
-    }
-    if (!res.writableEnded) res.end();
+    await serveEventStream(
+      req,
+      res,
+      { requestId, logger: this.logger, failureMessage: 'Streamed answer failed', watchRevocation: (onRevoked) => this.revocations.watch(auth, onRevoked), toProblem: askProblem },
+      (send, signal) =>
+        this.asks.ask(auth.workspaceId, parsed.data, {
+          principal: auth.principal,
+          signal,
+          onEvent: (e) => send(e.type, e.type === 'step' ? e.step : e.type === 'token' ? { text: e.text } : e.citation),
+        }),
+    );
   }
 }

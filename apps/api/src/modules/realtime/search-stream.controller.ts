@@ -1,8 +1,9 @@
 import { Controller, Get, Logger, Query, Req, Res } from '@nestjs/common';
 import { ApiProduces, ApiTags } from '@nestjs/swagger';
-import { problem, SearchRequestSchema, SearchStreamQuerySchema } from '@sextant/contracts';
+import { SearchRequestSchema, SearchStreamQuerySchema } from '@sextant/contracts';
 import type { Request, Response } from 'express';
-import { problemFromError, writeProblem } from '../../common/problem-details';
+import { invalidStreamQuery, serveEventStream } from '../../common/event-stream';
+import { writeProblem } from '../../common/problem-details';
 import { requestIdOf } from '../../common/request-id';
 import { ApiEventStreamOp, ApiZodQuery } from '../../common/openapi';
 import { zodDto } from '../../common/zod-validation.pipe';
@@ -44,37 +45,13 @@ export class SearchStreamController {
       ...(q.repos || q.langs || q.include || q.exclude ? { filters: { ...(q.repos ? { repos: q.repos } : {}), ...(q.langs ? { langs: q.langs } : {}), ...(q.include ? { include: q.include } : {}), ...(q.exclude ? { exclude: q.exclude } : {}) } } : {}),
     });
     const requestId = requestIdOf(req, res);
-    if (!parsed.success) {
-      // Before the stream starts: an ordinary problem+json response.
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message, code: i.code }));
-      writeProblem(res, problem(400, 'validation_failed', `Invalid request query: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, requestId, { issues }));
-      return;
-    }
-    res.status(200).set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
-    res.flushHeaders();
-    const controller = new AbortController();
-    req.on('close', () => controller.abort());
-    const send = (event: string, data: unknown) => {
-      if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    const unwatch = this.revocations.watch(auth, () => {
-      send('error', problem(401, 'unauthenticated', 'The API key of this stream was revoked', requestId));
-      controller.abort();
-      res.end();
-    });
-    try {
-      const done = await this.search.search(auth.workspaceId, parsed.data, { principal: auth.principal, signal: controller.signal, onPartial: (p) => send('partial', p) });
-      send('done', done);
-    } catch (err) {
-      // After the stream started: an `error` event carrying the same problem details.
-      if (!controller.signal.aborted) {
-        const failure = problemFromError(err, requestId);
-        if (failure.unexpected) this.logger.error({ err, requestId }, 'Streamed search failed');
-        send('error', failure.problem);
-      }
-    } finally {
-      unwatch();
-    }
-    if (!res.writableEnded) res.end();
+    // Before the stream starts: an ordinary problem+json response.
+    if (!parsed.success) return writeProblem(res, invalidStreamQuery(parsed.error, requestId));
+    await serveEventStream(
+      req,
+      res,
+      { requestId, logger: this.logger, failureMessage: 'Streamed search failed', watchRevocation: (onRevoked) => this.revocations.watch(auth, onRevoked) },
+      (send, signal) => this.search.search(auth.workspaceId, parsed.data, { principal: auth.principal, signal, onPartial: (p) => send('partial', p) }),
+    );
   }
 }
