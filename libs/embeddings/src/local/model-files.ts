@@ -112,7 +112,13 @@ async function downloadFile(url: string, target: string, file: string, onProgres
     fs.renameSync(part, target);
     onProgress?.({ file, loaded, total, done: true });
   } catch (err) {
-    out.destroy();
+    // The stream opens its file asynchronously: remove the .part only once it is closed, or an
+    // open still in flight would create it again after the removal.
+    await new Promise<void>((resolve) => {
+      if (out.closed) return resolve();
+      out.once('close', () => resolve());
+      out.destroy();
+    });
     fs.rmSync(part, { force: true });
     throw err;
   }
