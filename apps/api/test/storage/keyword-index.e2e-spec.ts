@@ -14,6 +14,8 @@ const doc = fc.array(word, { minLength: 0, maxLength: 25 });
 const op = fc.oneof(
   fc.record({ kind: fc.constant('put' as const), slot: fc.nat(30), tokens: doc }),
   fc.record({ kind: fc.constant('remove' as const), slot: fc.nat(30) }),
+  // A query between edits (removals are applied lazily, at the next search).
+  fc.record({ kind: fc.constant('query' as const), terms: fc.array(word, { minLength: 1, maxLength: 3 }) }),
 );
 const query = fc.record({
   mode: fc.constantFrom<KeywordMode>('and', 'or', 'phrase'),
@@ -62,11 +64,11 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
             records.set(o.slot, KeywordIndex.serialize(record));
             index.insert(o.slot, record);
             live.set(o.slot, o.tokens);
-          } else {
+          } else if (o.kind === 'remove') {
             index.remove(o.slot);
             live.delete(o.slot);
             records.delete(o.slot);
-          }
+          } else index.search(o.terms, 'or', new Uint8Array(32).fill(1), 5);
         }
         // A restart: the persisted vocabulary and records, restored into a fresh index, then edited again.
         const restored = new KeywordIndex({ probeCost });
@@ -171,6 +173,41 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
     restored.restore(3, KeywordIndex.serialize(record));
     restored.finishRestore();
     expect(restored.search(['http', 'response'], 'phrase', all, 10).map((h) => h.slot)).toEqual([3]);
+  });
+
+  it('scores terms repeated more than 255 times in one document exactly like FTS5', () => {
+    const index = new KeywordIndex();
+    const docs = new Map<number, string[]>([
+      [0, [...Array.from({ length: 300 }, () => 'retry'), 'http', 'response']],
+      [1, ['retry', 'http', ...Array.from({ length: 256 }, () => 'response')]],
+      [2, ['retry', 'later']],
+    ]);
+    for (const [slot, tokens] of docs) index.add(slot, tokens);
+    const oracle = ftsOracle(docs);
+    const all = new Uint8Array(3).fill(1);
+    try {
+      for (const mode of ['and', 'or', 'phrase'] as const) {
+        for (const terms of [['retry'], ['retry', 'http'], ['http', 'response'], ['response', 'retry']]) {
+          const expected = oracle.search(terms, mode);
+          const got = index.search(terms, mode, all, 10);
+          expect(got.map((h) => h.slot)).toEqual(expected.map((h) => h.slot));
+          got.forEach((h, i) => expect(close(h.score, expected[i].score)).toBe(true));
+        }
+      }
+    } finally {
+      oracle.close();
+    }
+  });
+
+  it('refuses a slot that does not fit a posting (2^24 and above) instead of corrupting other documents', () => {
+    const index = new KeywordIndex();
+    index.add(5, ['parse', 'config']);
+    expect(() => index.add(2 ** 24, ['parse'])).toThrow(/slot 16777216 is out of range/);
+    expect(() => index.restore(2 ** 24, KeywordIndex.serialize(index.encode(['parse'])))).toThrow(/out of range/);
+    index.add(2 ** 24 - 1, ['parse']);
+    const mask = new Uint8Array(2 ** 24).fill(1);
+    expect(index.search(['parse'], 'or', mask, 10).map((h) => h.slot).sort((a, b) => a - b)).toEqual([5, 2 ** 24 - 1]);
+    expect(index.search(['config'], 'and', mask, 10).map((h) => h.slot)).toEqual([5]);
   });
 
   it('forgets a removed document even when its slot is reused for different text', () => {

@@ -32,17 +32,23 @@ export function keywordQueryTerms(query: string, mode: KeywordMode): string[] {
 }
 
 /** Layout of the per-term metadata words. */
-const TERM_STRIDE = 8;
+const TERM_STRIDE = 4;
 const P_START = 0;
 const P_LEN = 1;
 const P_CAP = 2;
-const T_STAMP = 3;
-const T_RANK = 4;
+/** encode()'s scratch per term: −stamp while collecting distinct terms, then the term's rank in the record. */
+const T_SCRATCH = 3;
 
 /** Words before the term ids in a document record: distinct-term count `u`, token count `n`. */
 const HEAD = 2;
 /** Documents longer than this store 32-bit (not 16-bit) term frequencies and token sequence. */
 const MAX_PACKED = 0xffff;
+/** A posting is `slot << 8 | tf` in one int32, so slots must stay below 2²⁴. */
+export const MAX_KEYWORD_SLOTS = 1 << 24;
+/** A posting's tf byte at this value means "255 or more": the exact count is read from the document's record. */
+const TF_CAPPED = 0xff;
+/** Pending removals flushed once this many (term, slot) pairs wait, even without a search. */
+const MAX_PENDING = 1 << 18;
 
 /**
  * In-memory inverted index with BM25 ranking for the embedded store (one per collection, documents
@@ -50,17 +56,21 @@ const MAX_PACKED = 0xffff;
  * row before `ORDER BY rank LIMIT` can cut, so common terms cost hundreds of milliseconds at 100k
  * chunks; here they cost a pass over one posting list.
  *
- * Layout, chosen so 100k chunks need no per-term or per-document objects and little GC work:
- * - **postings** live in one pooled `Int32Array` of `(slot, tf)` pairs; each term owns a region
- *   (start, length, capacity) that moves to the end of the pool when full; the pool is compacted
- *   whenever it has to grow;
+ * Layout, chosen so 100k chunks need no per-term or per-document objects and little memory:
+ * - **postings** are one int32 each, `slot << 8 | min(tf, 255)`, sorted by slot, in one pooled
+ *   `Int32Array`; each term owns a region (start, length, capacity) that moves to the end of the
+ *   pool when full; the pool is compacted whenever it has to grow. A tf of 255 means "look it up
+ *   in the document's record" (only documents repeating one term 255+ times pay that).
  * - **document records** live back to back in one arena (compacted the same way). A record is
- *   `[u, n, terms(u) sorted, postingIndex(u), then u term frequencies followed by the n tokens as
- *   indices into terms]`, the last part packed two 16-bit values per word (32-bit when n > 65535).
- *   The record minus `postingIndex` is what SQLite stores ({@link KeywordIndex.serialize}), so a
- *   restart rebuilds the postings without re-tokenizing ({@link KeywordIndex.restore}).
- * - Knowing each posting's index makes removal O(distinct terms) by swap-remove: no tombstones,
- *   and a reused slot can never inherit a previous document's postings.
+ *   `[u, n, terms(u) sorted, then u term frequencies followed by the n tokens as indices into
+ *   terms]`, the last part packed two 16-bit values per word (32-bit when n > 65535). That is
+ *   exactly what SQLite stores ({@link KeywordIndex.serialize}), so a restart copies records in and
+ *   builds the postings in two passes without re-tokenizing ({@link KeywordIndex.restore}).
+ * - **writes that would shift a list are deferred**: `remove` queues its (term, slot) pairs, and
+ *   so does posting a slot that does not sort last in a list (a reused slot); the next search
+ *   applies the queue, one forward and one backward pass per touched list, taking the truth from
+ *   the records. Deleting a file's chunks and re-indexing it into the freed slots therefore costs
+ *   one pass over the lists they share, not a search and a shift per posting.
  *
  * Scoring is FTS5's BM25 (k1 1.2, b 0.75, idf = ln((N − n + 0.5)/(n + 0.5)) floored at 1e-6,
  * statistics over every document of the collection). OR accumulates term-at-a-time over the
@@ -83,13 +93,19 @@ export class KeywordIndex {
 
   /**
    * Per term, `TERM_STRIDE` words at `id * TERM_STRIDE`: posting region in `pool` (start, length
-   * and capacity in pairs) and encode()'s stamp / rank — side by side, so touching a term costs
-   * one cache miss, not five.
+   * and capacity in postings) and encode()'s scratch — side by side, so touching a term costs one
+   * cache miss, not four.
    */
   private meta = new Int32Array(1024 * TERM_STRIDE);
   private pool = new Int32Array(1 << 16);
   private poolUsed = 0;
   private poolGarbage = 0;
+
+  /** Queued removals as `term * 2²⁴ + slot` (exact in a double), applied by {@link flush}. */
+  private pending = new Float64Array(1024);
+  private pendingCount = 0;
+  private flushSlots = new Int32Array(256);
+  private flushTfs = new Int32Array(256);
 
   // Document records, back to back in one arena; recAt[slot] = offset + 1 (0 = no document).
   private rec = new Int32Array(1 << 16);
@@ -149,17 +165,17 @@ export class KeywordIndex {
       this.tfs = new Int32Array(size);
     }
     if (this.stampCounter === 0x7fffffff) {
-      for (let t = 0; t < this.vocab.size; t++) this.meta[t * TERM_STRIDE + T_STAMP] = 0;
+      for (let t = 0; t < this.vocab.size; t++) this.meta[t * TERM_STRIDE + T_SCRATCH] = 0;
       this.stampCounter = 0;
     }
-    const stamp = ++this.stampCounter;
+    const mark = -++this.stampCounter; // negative, so never equal to a rank left by an earlier call
     const { ids, uniq } = this;
     let u = 0;
     for (let i = 0; i < n; i++) {
       const id = this.termId(tokens[i]);
       ids[i] = id;
-      if (this.meta[id * TERM_STRIDE + T_STAMP] !== stamp) {
-        this.meta[id * TERM_STRIDE + T_STAMP] = stamp;
+      if (this.meta[id * TERM_STRIDE + T_SCRATCH] !== mark) {
+        this.meta[id * TERM_STRIDE + T_SCRATCH] = mark;
         uniq[u++] = id;
       }
     }
@@ -167,13 +183,13 @@ export class KeywordIndex {
     const meta = this.meta;
     const tfs = this.tfs;
     for (let j = 0; j < u; j++) {
-      meta[sorted[j] * TERM_STRIDE + T_RANK] = j;
+      meta[sorted[j] * TERM_STRIDE + T_SCRATCH] = j;
       tfs[j] = 0;
     }
-    for (let i = 0; i < n; i++) tfs[meta[ids[i] * TERM_STRIDE + T_RANK]]++;
+    for (let i = 0; i < n; i++) tfs[meta[ids[i] * TERM_STRIDE + T_SCRATCH]]++;
     const wide = n > MAX_PACKED;
-    const base = HEAD + 2 * u;
-    const words = base + (wide ? u + n : (u + n + 1) >> 1);
+    const base = HEAD + u;
+    const words = recordLength(u, n);
     if (this.encoded.length < words) this.encoded = new Int32Array(Math.max(words, 2 * this.encoded.length));
     const data = this.encoded.subarray(0, words);
     data.fill(0, base);
@@ -182,12 +198,12 @@ export class KeywordIndex {
     data.set(sorted, HEAD);
     if (wide) {
       data.set(tfs.subarray(0, u), base);
-      for (let i = 0; i < n; i++) data[base + u + i] = meta[ids[i] * TERM_STRIDE + T_RANK];
+      for (let i = 0; i < n; i++) data[base + u + i] = meta[ids[i] * TERM_STRIDE + T_SCRATCH];
     } else {
       for (let j = 0; j < u; j++) data[base + (j >> 1)] |= tfs[j] << ((j & 1) << 4);
       for (let i = 0; i < n; i++) {
         const k = u + i;
-        data[base + (k >> 1)] |= meta[ids[i] * TERM_STRIDE + T_RANK] << ((k & 1) << 4);
+        data[base + (k >> 1)] |= meta[ids[i] * TERM_STRIDE + T_SCRATCH] << ((k & 1) << 4);
       }
     }
     return data;
@@ -208,35 +224,33 @@ export class KeywordIndex {
 
   /** Stores a record from {@link encode} at `slot` (replacing the slot's document) and posts its terms. */
   insert(slot: number, data: Int32Array): void {
+    checkSlot(slot);
     this.remove(slot);
     const at = this.store(slot, data.length);
     this.rec.set(data, at);
-    this.docLen[slot] = data[1];
-    this.totalLen += data[1];
+    const n = data[1];
+    this.docLen[slot] = n;
+    this.totalLen += n;
     const u = data[0];
-    const base = at + HEAD + 2 * u;
-    const wide = data[1] > MAX_PACKED;
-    for (let j = 0; j < u; j++) {
-      const pos = this.appendPosting(data[HEAD + j], slot, wide ? this.rec[base + j] : unpack(this.rec, base, j));
-      this.rec[at + HEAD + u + j] = pos;
-    }
+    const base = at + HEAD + u;
+    const wide = n > MAX_PACKED;
+    this.reservePending(u);
+    for (let j = 0; j < u; j++) this.post(data[HEAD + j], slot, wide ? this.rec[base + j] : unpack(this.rec, base, j));
   }
 
   /**
-   * The record as persisted: the `encode` layout without the posting indexes (little-endian
-   * int32). With `into`, the bytes are written there (grown when short) and a view returned —
-   * for callers that hand them straight to SQLite, which copies.
+   * The record as persisted (little-endian int32; the in-memory layout is the same). With `into`,
+   * the bytes are written there (grown when short) and a view returned — for callers that hand
+   * them straight to SQLite, which copies.
    */
   static serialize(data: Int32Array, into?: { buffer: Int32Array }): Buffer {
-    const u = data[0];
-    const words = data.length - u;
+    const words = data.length;
     let out: Int32Array;
     if (into) {
       if (into.buffer.length < words) into.buffer = new Int32Array(Math.max(words, 2 * into.buffer.length));
       out = into.buffer;
     } else out = new Int32Array(words);
-    out.set(data.subarray(0, HEAD + u));
-    out.set(data.subarray(HEAD + 2 * u), HEAD + u);
+    out.set(data);
     return Buffer.from(out.buffer, out.byteOffset, words * 4);
   }
 
@@ -245,34 +259,29 @@ export class KeywordIndex {
    * them. Throws on a malformed record (a corrupt row must not silently vanish from search).
    */
   restore(slot: number, blob: Uint8Array): void {
+    checkSlot(slot);
     if (blob.byteLength % 4 !== 0 || blob.byteLength < 4 * HEAD) throw new Error(`keyword record of slot ${slot} is corrupt (${blob.byteLength} bytes)`);
-    let stored: Int32Array;
-    if (blob.byteOffset % 4 === 0) stored = new Int32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
-    else {
-      stored = new Int32Array(blob.byteLength / 4);
-      new Uint8Array(stored.buffer).set(blob);
-    }
-    const u = stored[0];
-    const n = stored[1];
-    const expected = HEAD + u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
-    if (u < 0 || n < u || stored.length !== expected) throw new Error(`keyword record of slot ${slot} is corrupt (u=${u}, n=${n}, ${stored.length} words)`);
+    const words = blob.byteLength / 4;
+    const head = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+    const u = head.getInt32(0, true);
+    const n = head.getInt32(4, true);
+    if (u < 0 || n < u || words !== recordLength(u, n)) throw new Error(`keyword record of slot ${slot} is corrupt (u=${u}, n=${n}, ${words} words)`);
+    if (this.has(slot)) this.drop(slot);
+    const at = this.store(slot, words);
+    new Uint8Array(this.rec.buffer, this.rec.byteOffset + 4 * at, blob.byteLength).set(blob);
     for (let j = 0; j < u; j++) {
-      const t = stored[HEAD + j];
-      if (t < 0 || t >= this.vocab.size) throw new Error(`keyword record of slot ${slot} names unknown term ${t}`);
+      const t = this.rec[at + HEAD + j];
+      if (t < 0 || t >= this.vocab.size) {
+        this.drop(slot);
+        throw new Error(`keyword record of slot ${slot} names unknown term ${t}`);
+      }
     }
-    this.remove(slot);
-    const at = this.store(slot, stored.length + u);
     this.docLen[slot] = n;
     this.totalLen += n;
-    this.rec.set(stored.subarray(0, HEAD + u), at);
-    this.rec.set(stored.subarray(HEAD + u), at + HEAD + 2 * u);
   }
 
   /** Builds every posting list for the restored records in two passes (exact sizes, no moves). */
   finishRestore(): void {
-    // Records were appended with doubling growth: keep them in an arena of about their own size.
-    const keep = this.recUsed + (this.recUsed >> 3) + 1024;
-    if (this.rec.length > keep) this.rec = this.rec.slice(0, keep);
     const terms = this.vocab.size;
     const df = new Int32Array(terms);
     const rec = this.rec;
@@ -289,61 +298,41 @@ export class KeywordIndex {
         this.meta[t * TERM_STRIDE + P_START] = 0;
         this.meta[t * TERM_STRIDE + P_CAP] = 0;
       } else {
-        const cap = df[t] + (df[t] >> 3) + 1; // slack so the first writes after a restart do not move every list
+        const cap = df[t] + (df[t] >> 4) + 1; // slack so the first writes after a restart do not move every list
         this.meta[t * TERM_STRIDE + P_START] = total;
         this.meta[t * TERM_STRIDE + P_CAP] = cap;
-        total += 2 * cap;
+        total += cap;
       }
       this.meta[t * TERM_STRIDE + P_LEN] = 0;
     }
-    this.pool = new Int32Array(Math.max(1 << 16, total + (total >> 3)));
+    this.pool = new Int32Array(Math.max(1 << 16, total + (total >> 4)));
     this.poolUsed = total;
     this.poolGarbage = 0;
+    this.pendingCount = 0;
     const pool = this.pool;
+    // Slots ascending, so every list comes out sorted.
     for (let slot = 0; slot < slots; slot++) {
       if (this.recAt[slot] === 0) continue;
       const at = this.recAt[slot] - 1;
       const u = rec[at];
-      const base = at + HEAD + 2 * u;
+      const base = at + HEAD + u;
       const wide = rec[at + 1] > MAX_PACKED;
       for (let j = 0; j < u; j++) {
         const t = rec[at + HEAD + j];
-        const pos = this.meta[t * TERM_STRIDE + P_LEN]++;
-        const p = this.meta[t * TERM_STRIDE + P_START] + 2 * pos;
-        pool[p] = slot;
-        pool[p + 1] = wide ? rec[base + j] : unpack(rec, base, j);
-        rec[at + HEAD + u + j] = pos;
+        const tf = wide ? rec[base + j] : unpack(rec, base, j);
+        pool[this.meta[t * TERM_STRIDE + P_START] + this.meta[t * TERM_STRIDE + P_LEN]++] = (slot << 8) | (tf < TF_CAPPED ? tf : TF_CAPPED);
       }
     }
   }
 
-  /** Removes the document at `slot` (no-op when there is none). */
+  /** Removes the document at `slot` (no-op when there is none); its postings go at the next flush. */
   remove(slot: number): void {
     if (slot >= this.recAt.length || this.recAt[slot] === 0) return;
     const at = this.recAt[slot] - 1;
-    const rec = this.rec;
-    const u = rec[at];
-    const pool = this.pool;
-    for (let j = 0; j < u; j++) {
-      const term = rec[at + HEAD + j];
-      const pos = rec[at + HEAD + u + j];
-      const start = this.meta[term * TERM_STRIDE + P_START];
-      const last = this.meta[term * TERM_STRIDE + P_LEN] - 1;
-      if (pos !== last) {
-        const moved = pool[start + 2 * last];
-        pool[start + 2 * pos] = moved;
-        pool[start + 2 * pos + 1] = pool[start + 2 * last + 1];
-        const mat = this.recAt[moved] - 1;
-        const mu = rec[mat];
-        rec[mat + HEAD + mu + search(rec, mat + HEAD, mu, term)] = pos;
-      }
-      this.meta[term * TERM_STRIDE + P_LEN] = last;
-    }
-    this.recGarbage += recordLength(u, rec[at + 1]);
-    this.recAt[slot] = 0;
-    this.docCount--;
-    this.totalLen -= this.docLen[slot];
-    this.docLen[slot] = 0;
+    const u = this.rec[at];
+    this.reservePending(u);
+    this.drop(slot); // the record's words stay readable until the arena is next compacted
+    for (let j = 0; j < u; j++) this.pending[this.pendingCount++] = this.rec[at + HEAD + j] * MAX_KEYWORD_SLOTS + slot;
   }
 
   /**
@@ -352,9 +341,132 @@ export class KeywordIndex {
    */
   search(terms: readonly string[], mode: KeywordMode, mask: Uint8Array, k: number): KeywordHit[] {
     if (!terms.length || this.docCount === 0 || k < 1) return [];
+    this.flush();
     if (mode === 'or') return this.searchOr(terms, mask, k);
     if (mode === 'phrase' && terms.length > 1) return this.searchPhrase(terms, mask, k);
     return this.searchAnd(mode === 'phrase' ? [terms[0]] : terms, mask, k);
+  }
+
+  /** Frees the record at `slot` (which holds one) without touching postings. */
+  private drop(slot: number): void {
+    const at = this.recAt[slot] - 1;
+    this.recGarbage += recordLength(this.rec[at], this.rec[at + 1]);
+    this.recAt[slot] = 0;
+    this.docCount--;
+    this.totalLen -= this.docLen[slot];
+    this.docLen[slot] = 0;
+  }
+
+  /** Room for `count` more queued pairs (flushing first when the queue is at its limit). */
+  private reservePending(count: number): void {
+    if (this.pendingCount + count > MAX_PENDING) this.flush();
+    if (this.pendingCount + count > this.pending.length) {
+      const next = new Float64Array(Math.max(this.pendingCount + count, 2 * this.pending.length));
+      next.set(this.pending.subarray(0, this.pendingCount));
+      this.pending = next;
+    }
+  }
+
+  /**
+   * Posts `slot` in `term`'s list: appended when it sorts last (fresh slots), otherwise queued
+   * for {@link flush} (a reused slot), so a write never shifts a long list.
+   */
+  private post(term: number, slot: number, tf: number): void {
+    const m = term * TERM_STRIDE;
+    let len = this.meta[m + P_LEN];
+    if (len > 0 && this.pool[this.meta[m + P_START] + len - 1] >>> 8 >= slot) {
+      this.pending[this.pendingCount++] = term * MAX_KEYWORD_SLOTS + slot;
+      return;
+    }
+    if (len === this.meta[m + P_CAP]) {
+      this.relocate(term, len + (len >> 1) + 2);
+      len = this.meta[m + P_LEN];
+    }
+    this.pool[this.meta[m + P_START] + len] = (slot << 8) | (tf < TF_CAPPED ? tf : TF_CAPPED);
+    this.meta[m + P_LEN] = len + 1;
+  }
+
+  /**
+   * Brings every list with queued (term, slot) pairs up to date, the records being the truth:
+   * afterwards `slot` is posted in `term` exactly when the slot holds a document containing the
+   * term. Per list: one forward pass drops the queued slots, one backward pass inserts those that
+   * belong, both moving runs with `copyWithin`.
+   */
+  private flush(): void {
+    const n = this.pendingCount;
+    if (n === 0) return;
+    this.pendingCount = 0;
+    const keys = this.pending.subarray(0, n).sort();
+    let i = 0;
+    while (i < n) {
+      const term = Math.floor(keys[i] / MAX_KEYWORD_SLOTS);
+      const m = term * TERM_STRIDE;
+      let group = 0;
+      for (let prev = -1; i < n && keys[i] < (term + 1) * MAX_KEYWORD_SLOTS; i++) {
+        const slot = keys[i] - term * MAX_KEYWORD_SLOTS;
+        if (slot === prev) continue;
+        prev = slot;
+        if (group === this.flushSlots.length) this.growFlushScratch();
+        this.flushSlots[group++] = slot;
+      }
+      const slots = this.flushSlots;
+      const tfs = this.flushTfs;
+      let pool = this.pool;
+      let start = this.meta[m + P_START];
+      const end = start + this.meta[m + P_LEN];
+      let read = start;
+      let write = start;
+      for (let g = 0; g < group; g++) {
+        const at = findPosting(pool, read, end, slots[g]);
+        if (at < 0) continue;
+        if (write !== read) pool.copyWithin(write, read, at);
+        write += at - read;
+        read = at + 1;
+      }
+      if (write !== read) pool.copyWithin(write, read, end);
+      const len = write + end - read - start;
+      this.meta[m + P_LEN] = len;
+      let add = 0;
+      for (let g = 0; g < group; g++) {
+        tfs[g] = this.recAt[slots[g]] === 0 ? 0 : this.recordTf(slots[g], term);
+        if (tfs[g] > 0) add++;
+      }
+      if (add === 0) continue;
+      if (len + add > this.meta[m + P_CAP]) {
+        this.relocate(term, len + add + ((len + add) >> 1) + 2);
+        pool = this.pool;
+        start = this.meta[m + P_START];
+      }
+      let w = start + len + add - 1;
+      let r = start + len - 1;
+      for (let g = group - 1; g >= 0; g--) {
+        if (tfs[g] === 0) continue;
+        const slot = slots[g];
+        const from = start + lowerBound(pool, start, r + 1, slot);
+        const count = r + 1 - from;
+        if (count > 0) pool.copyWithin(w - count + 1, from, r + 1);
+        w -= count;
+        r = from - 1;
+        pool[w--] = (slot << 8) | (tfs[g] < TF_CAPPED ? tfs[g] : TF_CAPPED);
+      }
+      this.meta[m + P_LEN] = len + add;
+    }
+  }
+
+  private growFlushScratch(): void {
+    const slots = new Int32Array(2 * this.flushSlots.length);
+    slots.set(this.flushSlots);
+    this.flushSlots = slots;
+    this.flushTfs = new Int32Array(slots.length);
+  }
+
+  /** The frequency of `term` in the document at `slot` (which holds one): 0 when absent. */
+  private recordTf(slot: number, term: number): number {
+    const at = this.recAt[slot] - 1;
+    const u = this.rec[at];
+    const li = search(this.rec, at + HEAD, u, term);
+    if (li < 0) return 0;
+    return this.rec[at + 1] > MAX_PACKED ? this.rec[at + HEAD + u + li] : unpack(this.rec, at + HEAD + u, li);
   }
 
   /** Reserves `words` in the record arena for `slot` (which holds no document) and returns the offset. */
@@ -371,17 +483,20 @@ export class KeywordIndex {
     return at;
   }
 
-  /** Makes room for `need` more record words, compacting out removed records. */
+  /**
+   * Makes room for `need` more record words, compacting out removed records. Grows by half the
+   * live size (not double): the copy is resident while both arenas exist.
+   */
   private growRecords(need: number): void {
     const live = this.recUsed - this.recGarbage;
-    const next = new Int32Array(Math.max(1 << 16, 2 * (live + need)));
+    const next = new Int32Array(Math.max(1 << 16, live + need + (live >> 1)));
     let used = 0;
     const old = this.rec;
     for (let slot = 0; slot < this.recAt.length; slot++) {
       if (this.recAt[slot] === 0) continue;
       const at = this.recAt[slot] - 1;
       const len = recordLength(old[at], old[at + 1]);
-      for (let i = 0; i < len; i++) next[used + i] = old[at + i];
+      next.set(old.subarray(at, at + len), used);
       this.recAt[slot] = used + 1;
       used += len;
     }
@@ -405,27 +520,16 @@ export class KeywordIndex {
     this.meta = growInt32(this.meta, count * TERM_STRIDE);
   }
 
-  private appendPosting(term: number, slot: number, tf: number): number {
-    const len = this.meta[term * TERM_STRIDE + P_LEN];
-    if (len === this.meta[term * TERM_STRIDE + P_CAP]) this.relocate(term, len + (len >> 1) + 2);
-    const at = this.meta[term * TERM_STRIDE + P_START] + 2 * len;
-    this.pool[at] = slot;
-    this.pool[at + 1] = tf;
-    this.meta[term * TERM_STRIDE + P_LEN] = len + 1;
-    return len;
-  }
-
-  /** Moves a full posting list to the end of the pool with room for `cap` pairs. */
+  /** Moves a full posting list to the end of the pool with room for `cap` postings. */
   private relocate(term: number, cap: number): void {
-    const need = 2 * cap;
-    if (this.poolUsed + need > this.pool.length) this.growPool(need);
+    if (this.poolUsed + cap > this.pool.length) this.growPool(cap);
     const start = this.meta[term * TERM_STRIDE + P_START];
     const len = this.meta[term * TERM_STRIDE + P_LEN];
-    this.pool.copyWithin(this.poolUsed, start, start + 2 * len);
-    this.poolGarbage += 2 * this.meta[term * TERM_STRIDE + P_CAP];
+    this.pool.copyWithin(this.poolUsed, start, start + len);
+    this.poolGarbage += this.meta[term * TERM_STRIDE + P_CAP];
     this.meta[term * TERM_STRIDE + P_START] = this.poolUsed;
     this.meta[term * TERM_STRIDE + P_CAP] = cap;
-    this.poolUsed += need;
+    this.poolUsed += cap;
   }
 
   /**
@@ -441,10 +545,9 @@ export class KeywordIndex {
       const cap = this.meta[t * TERM_STRIDE + P_CAP];
       if (cap === 0) continue;
       const start = this.meta[t * TERM_STRIDE + P_START];
-      const end = start + 2 * this.meta[t * TERM_STRIDE + P_LEN];
-      for (let from = start, to = used; from < end; ) next[to++] = this.pool[from++];
+      next.set(this.pool.subarray(start, start + this.meta[t * TERM_STRIDE + P_LEN]), used);
       this.meta[t * TERM_STRIDE + P_START] = used;
-      used += 2 * cap;
+      used += cap;
     }
     this.pool = next;
     this.poolUsed = used;
@@ -506,9 +609,9 @@ export class KeywordIndex {
     for (let j = 0; j < ids.length; j++) {
       const w = weights ? weights[j] : 0;
       const start = this.meta[ids[j] * TERM_STRIDE + P_START];
-      const end = start + 2 * this.meta[ids[j] * TERM_STRIDE + P_LEN];
-      for (let p = start; p < end; p += 2) {
-        const s = pool[p];
+      const end = start + this.meta[ids[j] * TERM_STRIDE + P_LEN];
+      for (let p = start; p < end; p++) {
+        const s = pool[p] >>> 8;
         if (hits[s] !== j) continue;
         if (j === 0) {
           if (mask && (s >= maskLen || mask[s] !== 1)) continue;
@@ -516,7 +619,8 @@ export class KeywordIndex {
         }
         hits[s] = j + 1;
         if (weights) {
-          const tf = pool[p + 1];
+          let tf = pool[p] & 0xff;
+          if (tf === TF_CAPPED) tf = this.recordTf(s, ids[j]);
           acc[s] += (w * tf) / (tf + c0 + c1 * docLen[s]);
         }
       }
@@ -545,11 +649,12 @@ export class KeywordIndex {
     for (const id of ids) {
       const w = this.idf(this.meta[id * TERM_STRIDE + P_LEN]) * k1p1;
       const start = this.meta[id * TERM_STRIDE + P_START];
-      const end = start + 2 * this.meta[id * TERM_STRIDE + P_LEN];
-      for (let p = start; p < end; p += 2) {
-        const s = pool[p];
+      const end = start + this.meta[id * TERM_STRIDE + P_LEN];
+      for (let p = start; p < end; p++) {
+        const s = pool[p] >>> 8;
         if (s >= maskLen || mask[s] !== 1) continue;
-        const tf = pool[p + 1];
+        let tf = pool[p] & 0xff;
+        if (tf === TF_CAPPED) tf = this.recordTf(s, id);
         if (acc[s] === 0) touched[nt++] = s;
         acc[s] += (w * tf) / (tf + c0 + c1 * docLen[s]);
       }
@@ -583,19 +688,20 @@ export class KeywordIndex {
       return heap.sorted();
     }
     const start = this.meta[ids[0] * TERM_STRIDE + P_START];
-    const end = start + 2 * this.meta[ids[0] * TERM_STRIDE + P_LEN];
+    const end = start + this.meta[ids[0] * TERM_STRIDE + P_LEN];
     const maskLen = mask.length;
-    outer: for (let p = start; p < end; p += 2) {
-      const s = pool[p];
+    outer: for (let p = start; p < end; p++) {
+      const s = pool[p] >>> 8;
       if (s >= maskLen || mask[s] !== 1) continue;
       const norm = c0 + c1 * docLen[s];
-      let tf = pool[p + 1];
+      let tf = pool[p] & 0xff;
+      if (tf === TF_CAPPED) tf = this.recordTf(s, ids[0]);
       let score = (weights[0] * tf) / (tf + norm);
       if (m > 1) {
         const rec = this.rec;
         const at = this.recAt[s] - 1;
         const u = rec[at];
-        const base = at + HEAD + 2 * u;
+        const base = at + HEAD + u;
         const wide = rec[at + 1] > MAX_PACKED;
         for (let j = 1; j < m; j++) {
           const li = search(rec, at + HEAD, u, ids[j]);
@@ -627,7 +733,7 @@ export class KeywordIndex {
       const start = this.meta[distinct[0] * TERM_STRIDE + P_START];
       nc = this.meta[distinct[0] * TERM_STRIDE + P_LEN];
       candidates = new Int32Array(nc);
-      for (let i = 0; i < nc; i++) candidates[i] = this.pool[start + 2 * i];
+      for (let i = 0; i < nc; i++) candidates[i] = this.pool[start + i] >>> 8;
     }
     const m = ids.length;
     const nd = distinct.length;
@@ -648,7 +754,7 @@ export class KeywordIndex {
         distinctLocal[d] = li;
       }
       for (let i = 0; i < m; i++) qLocal[i] = distinctLocal[slotOf[i]];
-      const seq = at + HEAD + 2 * u; // token i is entry u + i of the local area
+      const seq = at + HEAD + u; // token i is entry u + i of the packed area
       const last = rec[at + 1] - m;
       let tf = 0;
       if (rec[at + 1] > MAX_PACKED) {
@@ -688,7 +794,31 @@ export class KeywordIndex {
 
 /** Words of an in-memory record with `u` distinct terms and `n` tokens. */
 function recordLength(u: number, n: number): number {
-  return HEAD + 2 * u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
+  return HEAD + u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
+}
+
+function checkSlot(slot: number): void {
+  if (!(slot >= 0 && slot < MAX_KEYWORD_SLOTS)) {
+    throw new RangeError(`keyword index: slot ${slot} is out of range (a collection holds at most ${MAX_KEYWORD_SLOTS - 1} documents: postings pack the slot into 24 bits)`);
+  }
+}
+
+/** Position of the posting for `slot` in the sorted postings `a[from..to)`, or -1. */
+function findPosting(a: Int32Array, from: number, to: number, slot: number): number {
+  const at = from + lowerBound(a, from, to, slot);
+  return at < to && a[at] >>> 8 === slot ? at : -1;
+}
+
+/** How many postings in the sorted `a[from..to)` have a slot below `slot`. */
+function lowerBound(a: Int32Array, from: number, to: number, slot: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] >>> 8 < slot) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - from;
 }
 
 /** Entry `i` of the 16-bit packed area starting at word `base`. */
