@@ -10,6 +10,7 @@ import {
   type StoredPoint,
 } from '@sextant/retrieval';
 import { FloatVectorFile } from './float-vector-file';
+import { Int8Columns } from './int8-columns';
 import { absQuantile, INT8_QUANTILE, normalize, quantizeInto } from './int8-quantizer';
 import { KeywordIndex, keywordQueryTerms } from './keyword-index';
 
@@ -38,6 +39,8 @@ export interface EmbeddedCollectionOptions<P> {
   facts: (payload: P) => RowFacts;
   /** Vector dimension; when omitted it is fixed by the first upsert and persisted. */
   dims?: number;
+  /** Slots from which sparse queries use the column-major copy (default {@link COLUMN_SCAN_MIN_SLOTS}). */
+  columnScanMinSlots?: number;
 }
 
 export interface DenseSearchTuning {
@@ -50,6 +53,13 @@ const REQUANTIZE_FACTOR = 1.25;
 /** Copy the candidate subset when it is at most this fraction of the slots; otherwise scan all and oversample. */
 const SUBSET_FRACTION = 1 / 8;
 const MAX_SEARCH_K = 1000;
+/**
+ * From this many slots on, dense queries with few non-zero dimensions scan a column-major copy of
+ * the int8 vectors (`Int8Columns`): below it the full row-major SIMD scan takes a few ms anyway.
+ */
+const COLUMN_SCAN_MIN_SLOTS = 150_000;
+/** A query uses the column scan when at most this fraction of its int8 dimensions is non-zero. */
+const SPARSE_QUERY_FRACTION = 1 / 8;
 /** Candidate masks kept per collection (one per distinct key-only filter). */
 const MASK_CACHE_SIZE = 8;
 
@@ -115,6 +125,16 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private pathNext = new Int32Array(0);
   private pathPrev = new Int32Array(0);
 
+  /**
+   * Column-major copy of `vectors` for sparse queries, built in the background on the first
+   * search of a large collection and kept in step by writes; `of` is the array it mirrors (a
+   * replaced array, after a reload or growth, is copied again).
+   */
+  private columns: { of: Int8Array; index: Int8Columns } | null = null;
+  private columnsBuilding = false;
+  private columnsFailed = false;
+  private readonly columnScanMinSlots: number;
+
   private readonly stmt: Record<string, Database.Statement>;
 
   constructor(private readonly db: Database.Database, options: EmbeddedCollectionOptions<P>) {
@@ -122,6 +142,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.name = options.name;
     this.keyCount = options.keyCount;
     this.facts = options.facts;
+    this.columnScanMinSlots = options.columnScanMinSlots ?? COLUMN_SCAN_MIN_SLOTS;
     const t = this.name;
     db.exec(`
       CREATE TABLE IF NOT EXISTS sextant_vector_meta (collection TEXT PRIMARY KEY, dims INTEGER, scale REAL);
@@ -372,6 +393,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.tagsBySlot[slot] = undefined;
     for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = 0;
     if (this.dims) this.vectors.fill(0, slot * this.dims, (slot + 1) * this.dims);
+    this.columns?.index.clear(slot);
     this.freeSlots.push(slot);
   }
 
@@ -446,6 +468,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
           i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(record, this.recordScratch));
         this.setFacts(slot, p.id, facts);
         this.vectors.set(i8, slot * dims);
+        this.columns?.index.write(slot, i8);
         this.keyword.insert(slot, record);
       }
       this.insertTerms(this.keyword.takeNewTerms());
@@ -472,6 +495,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
    */
   private requantize(scale: number): void {
     this.scale = scale;
+    this.columns?.index.reset();
     const dims = this.dims!;
     const i8 = new Int8Array(dims);
     for (const row of this.stmt.allF32.all() as { slot: number; vec_f32: Buffer }[]) {
@@ -673,10 +697,52 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     quantizeInto(query, this.scale, qi8);
     const toCos = (this.scale / 127) ** 2;
 
-    let hits = this.scanAll(qi8, mask, count, want) ?? this.scanSubset(qi8, mask, count, want);
+    let hits = this.scanColumns(qi8, mask, count, want) ?? this.scanAll(qi8, mask, count, want) ?? this.scanSubset(qi8, mask, count, want);
     hits = hits.map((h) => ({ slot: h.slot, score: h.score * toCos }));
     if (rescore) hits = this.rescore(query, hits);
     return this.withPayloads(hits.slice(0, k));
+  }
+
+  /**
+   * Exact int8 scores from the column-major copy when the query has few non-zero dimensions (the
+   * same integers as the row-major scan, reading a fraction of the memory); null when the
+   * collection is small, the filter narrow, the query dense or the copy not built yet.
+   */
+  private scanColumns(qi8: Int8Array, mask: Uint8Array, count: number, want: number): { slot: number; score: number }[] | null {
+    if (this.high < this.columnScanMinSlots || count < this.high * SUBSET_FRACTION || this.columnsFailed) return null;
+    let nonZero = 0;
+    for (let i = 0; i < qi8.length; i++) if (qi8[i] !== 0) nonZero++;
+    if (nonZero > qi8.length * SPARSE_QUERY_FRACTION) return null;
+    if (this.columns?.of !== this.vectors) {
+      if (this.columns) this.columns.index.reset();
+      this.columns = { of: this.vectors, index: this.columns?.index ?? new Int8Columns(this.dims!) };
+    }
+    if (!this.columns.index.covers(this.high)) {
+      this.buildColumns();
+      return null;
+    }
+    return this.columns.index.search(qi8, mask, this.high, want);
+  }
+
+  /** Copies blocks of the row-major vectors into `columns`, one per event-loop turn (~0.1 s each at 384 dims). */
+  private buildColumns(): void {
+    if (this.columnsBuilding) return;
+    this.columnsBuilding = true;
+    const step = () => {
+      const columns = this.columns;
+      try {
+        if (columns && columns.of === this.vectors && columns.index.buildNext(this.vectors, this.high)) {
+          setImmediate(step);
+          return;
+        }
+      } catch {
+        // the WebAssembly memory could not grow: stay on the row-major scan
+        this.columnsFailed = true;
+        this.columns = null;
+      }
+      this.columnsBuilding = false;
+    };
+    setImmediate(step);
   }
 
   private scanAll(qi8: Int8Array, mask: Uint8Array, count: number, want: number): { slot: number; score: number }[] | null {

@@ -1,0 +1,225 @@
+/** Slots per block: each block holds its slots column by column, so growing never moves a block. */
+const BLOCK = 65_536;
+const PAGE = 65_536;
+/** 4 GiB: the most a 32-bit WebAssembly memory can address. */
+const MAX_PAGES = 65_536;
+
+/**
+ * `int8-columns.wat` assembled with wabt (`wat2wasm --enable-simd`): `score(columns, weights, m, n, out)`
+ * writes `out[s] = Σ_j weights[j] · column_j[s]` for `s < n` (n a multiple of 16), 16 slots per step
+ * with int8 → int16 multiplies and int32 sums, i.e. exactly the integer inner product.
+ */
+const KERNEL = Buffer.from('AGFzbQEAAAABCQFgBX9/f39/AAISAQNlbnYGbWVtb3J5AgEBgIAEAwIBAAcJAQVzY29yZQAACqwCAakCAgJ/CHsCQANAIAUgA08NAf0MAAAAAAAAAAAAAAAAAAAAACEL/QwAAAAAAAAAAAAAAAAAAAAAIQz9DAAAAAAAAAAAAAAAAAAAAAAhDf0MAAAAAAAAAAAAAAAAAAAAACEOQQAhBgJAA0AgBiACTw0BIAAgBkECdGooAgAgBWr9AAQAIQcgASAGQQJ0aigCAP0QIQggB/2HASAI/ZUBIQkgB/2IASAI/ZUBIQogCyAJ/acB/a4BIQsgDCAJ/agB/a4BIQwgDSAK/acB/a4BIQ0gDiAK/agB/a4BIQ4gBkEBaiEGDAALCyAEIAVBAnRqIAv9CwQAIAQgBUECdGogDP0LBBAgBCAFQQJ0aiAN/QsEICAEIAVBAnRqIA79CwQwIAVBEGohBQwACwsL', 'base64');
+
+/** The part of the WebAssembly API used here (the project's TypeScript libs do not declare it). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => { exports: Record<string, unknown> };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+let kernelModule: object | null = null;
+
+/**
+ * A column-major copy of a collection's int8 vectors, for queries with few non-zero dimensions
+ * (the hash embedder's queries have 10–40 of 384): the exact int8 inner product then reads only
+ * those columns — m bytes per slot instead of all of them — in a WebAssembly SIMD kernel. Scores
+ * are the same integers as the row-major scan's; only the amount of memory read changes.
+ *
+ * Costs one byte per dimension per slot (a second copy of the int8 vectors). Blocks are built
+ * from the row-major vectors one at a time ({@link buildNext}) and kept in step by
+ * {@link write} / {@link clear} afterwards.
+ */
+export class Int8Columns {
+  private readonly memory: WasmMemory;
+  private readonly score: (columns: number, weights: number, m: number, n: number, out: number) => void;
+  private bytes: Int8Array;
+  private ints: Int32Array;
+  /** Byte addresses of the kernel's inputs and output, then the blocks. */
+  private readonly columnsAt: number;
+  private readonly weightsAt: number;
+  private readonly outAt: number;
+  private readonly blocksAt: number;
+  private allocated = 0;
+  /** Blocks [0, built) mirror the row-major vectors. */
+  private built = 0;
+
+  constructor(private readonly dims: number) {
+    this.columnsAt = 0;
+    this.weightsAt = dims * 4;
+    this.outAt = Math.ceil((dims * 8) / 64) * 64;
+    this.blocksAt = Math.ceil((this.outAt + BLOCK * 4) / PAGE) * PAGE;
+    this.memory = new wasm.Memory({ initial: this.blocksAt / PAGE, maximum: MAX_PAGES });
+    kernelModule ??= new wasm.Module(KERNEL);
+    const instance = new wasm.Instance(kernelModule, { env: { memory: this.memory } });
+    this.score = instance.exports.score as Int8Columns['score'];
+    this.bytes = new Int8Array(this.memory.buffer);
+    this.ints = new Int32Array(this.memory.buffer);
+  }
+
+  /** Whether every slot below `high` is mirrored. */
+  covers(high: number): boolean {
+    return this.built * BLOCK >= high;
+  }
+
+  /** Forget the mirrored contents (all vectors changed); blocks are rebuilt by {@link buildNext}. */
+  reset(): void {
+    this.built = 0;
+  }
+
+  /**
+   * Copies the next block of slots from the row-major `rows` (`high` slots × dims). Returns false
+   * when every slot below `high` is already mirrored; throws when the memory cannot grow.
+   */
+  buildNext(rows: Int8Array, high: number): boolean {
+    const b = this.built;
+    if (b * BLOCK >= high) return false;
+    this.allocate(b + 1);
+    const dims = this.dims;
+    const bytes = this.bytes;
+    const base = this.blockAt(b);
+    const first = b * BLOCK;
+    const end = Math.min(high, first + BLOCK);
+    if (end < first + BLOCK) bytes.fill(0, base, base + BLOCK * dims);
+    // Tiles of 256 rows: the rows being read stay in cache while each column is written in order.
+    for (let s0 = first; s0 < end; s0 += 256) {
+      const s1 = Math.min(end, s0 + 256);
+      for (let d = 0; d < dims; d++) {
+        const o = base + d * BLOCK - first;
+        for (let s = s0, r = s0 * dims + d; s < s1; s++, r += dims) bytes[o + s] = rows[r];
+      }
+    }
+    this.built = b + 1;
+    return true;
+  }
+
+  write(slot: number, row: Int8Array): void {
+    if (slot >= this.built * BLOCK) return;
+    const b = Math.floor(slot / BLOCK);
+    const o = this.blockAt(b) + (slot - b * BLOCK);
+    for (let d = 0; d < this.dims; d++) this.bytes[o + d * BLOCK] = row[d];
+  }
+
+  clear(slot: number): void {
+    if (slot >= this.built * BLOCK) return;
+    const b = Math.floor(slot / BLOCK);
+    const o = this.blockAt(b) + (slot - b * BLOCK);
+    for (let d = 0; d < this.dims; d++) this.bytes[o + d * BLOCK] = 0;
+  }
+
+  /**
+   * The `want` slots with the highest integer inner product with `query` among those set in
+   * `mask` (below `high`, which must be covered), best first; ties by slot.
+   */
+  search(query: Int8Array, mask: Uint8Array, high: number, want: number): { slot: number; score: number }[] {
+    const dims: number[] = [];
+    for (let d = 0; d < this.dims; d++) {
+      if (query[d] !== 0) {
+        this.ints[(this.weightsAt >> 2) + dims.length] = query[d];
+        dims.push(d);
+      }
+    }
+    const heap = new TopSlots(want);
+    const ints = this.ints;
+    const out = this.outAt >> 2;
+    let floor = -Infinity;
+    for (let b = 0; b * BLOCK < high; b++) {
+      const base = this.blockAt(b);
+      for (let j = 0; j < dims.length; j++) ints[(this.columnsAt >> 2) + j] = base + dims[j] * BLOCK;
+      const first = b * BLOCK;
+      const n = Math.min(BLOCK, high - first);
+      this.score(this.columnsAt, this.weightsAt, dims.length, (n + 15) & ~15, this.outAt);
+      for (let i = 0; i < n; i++) {
+        // Slots come in increasing order, so a score equal to the floor never displaces anything.
+        if (mask[first + i] === 1 && ints[out + i] > floor) {
+          heap.offer(ints[out + i], first + i);
+          if (heap.full) floor = heap.min;
+        }
+      }
+    }
+    return heap.sorted();
+  }
+
+  private blockAt(b: number): number {
+    return this.blocksAt + b * BLOCK * this.dims;
+  }
+
+  private allocate(blocks: number): void {
+    if (blocks <= this.allocated) return;
+    const needed = this.blocksAt + blocks * BLOCK * this.dims;
+    const pages = Math.ceil(needed / PAGE) - this.memory.buffer.byteLength / PAGE;
+    if (pages > 0) {
+      this.memory.grow(pages);
+      this.bytes = new Int8Array(this.memory.buffer);
+      this.ints = new Int32Array(this.memory.buffer);
+    }
+    this.allocated = blocks;
+  }
+}
+
+/** A bounded min-heap of (score, slot): keeps the `k` highest scores (lower slot wins a tie). */
+class TopSlots {
+  private readonly scores: Int32Array;
+  private readonly slots: Int32Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.scores = new Int32Array(k);
+    this.slots = new Int32Array(k);
+  }
+
+  offer(score: number, slot: number): void {
+    if (this.size < this.k) {
+      let i = this.size++;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.worse(score, slot, this.scores[p], this.slots[p])) break;
+        this.scores[i] = this.scores[p];
+        this.slots[i] = this.slots[p];
+        i = p;
+      }
+      this.scores[i] = score;
+      this.slots[i] = slot;
+      return;
+    }
+    if (this.k === 0 || !this.worse(this.scores[0], this.slots[0], score, slot)) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.k) break;
+      const r = l + 1;
+      const c = r < this.k && this.worse(this.scores[r], this.slots[r], this.scores[l], this.slots[l]) ? r : l;
+      if (!this.worse(this.scores[c], this.slots[c], score, slot)) break;
+      this.scores[i] = this.scores[c];
+      this.slots[i] = this.slots[c];
+      i = c;
+    }
+    this.scores[i] = score;
+    this.slots[i] = slot;
+  }
+
+  get full(): boolean {
+    return this.size === this.k;
+  }
+
+  /** The lowest score kept (meaningful once full). */
+  get min(): number {
+    return this.scores[0];
+  }
+
+  /** Best first. */
+  sorted(): { slot: number; score: number }[] {
+    const out: { slot: number; score: number }[] = [];
+    for (let i = 0; i < this.size; i++) out.push({ slot: this.slots[i], score: this.scores[i] });
+    return out.sort((a, b) => b.score - a.score || a.slot - b.slot);
+  }
+
+  /** Whether (a, as) ranks below (b, bs). */
+  private worse(a: number, as: number, b: number, bs: number): boolean {
+    return a < b || (a === b && as > bs);
+  }
+}

@@ -1,0 +1,34 @@
+(module
+  (import "env" "memory" (memory 1 65536))
+  ;; scores[s] = sum_j weights[j] * column_j[s] for s in [0, n), n a multiple of 16.
+  ;; columns: i32 byte addresses of the m columns; weights: i32 in [-127, 127]; values are int8.
+  (func (export "score") (param $columns i32) (param $weights i32) (param $m i32) (param $n i32) (param $out i32)
+    (local $s i32) (local $j i32) (local $v v128) (local $w v128) (local $lo v128) (local $hi v128)
+    (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (block $done
+      (loop $slots
+        (br_if $done (i32.ge_u (local.get $s) (local.get $n)))
+        (local.set $a0 (v128.const i64x2 0 0))
+        (local.set $a1 (v128.const i64x2 0 0))
+        (local.set $a2 (v128.const i64x2 0 0))
+        (local.set $a3 (v128.const i64x2 0 0))
+        (local.set $j (i32.const 0))
+        (block $dimsDone
+          (loop $dims
+            (br_if $dimsDone (i32.ge_u (local.get $j) (local.get $m)))
+            (local.set $v (v128.load (i32.add (i32.load (i32.add (local.get $columns) (i32.shl (local.get $j) (i32.const 2)))) (local.get $s))))
+            (local.set $w (i16x8.splat (i32.load (i32.add (local.get $weights) (i32.shl (local.get $j) (i32.const 2))))))
+            (local.set $lo (i16x8.mul (i16x8.extend_low_i8x16_s (local.get $v)) (local.get $w)))
+            (local.set $hi (i16x8.mul (i16x8.extend_high_i8x16_s (local.get $v)) (local.get $w)))
+            (local.set $a0 (i32x4.add (local.get $a0) (i32x4.extend_low_i16x8_s (local.get $lo))))
+            (local.set $a1 (i32x4.add (local.get $a1) (i32x4.extend_high_i16x8_s (local.get $lo))))
+            (local.set $a2 (i32x4.add (local.get $a2) (i32x4.extend_low_i16x8_s (local.get $hi))))
+            (local.set $a3 (i32x4.add (local.get $a3) (i32x4.extend_high_i16x8_s (local.get $hi))))
+            (local.set $j (i32.add (local.get $j) (i32.const 1)))
+            (br $dims)))
+        (v128.store offset=0 (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 2))) (local.get $a0))
+        (v128.store offset=16 (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 2))) (local.get $a1))
+        (v128.store offset=32 (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 2))) (local.get $a2))
+        (v128.store offset=48 (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 2))) (local.get $a3))
+        (local.set $s (i32.add (local.get $s) (i32.const 16)))
+        (br $slots)))))
