@@ -57,7 +57,7 @@ const MAX_SEARCH_K = 1000;
  * From this many slots on, dense queries with few non-zero dimensions scan a column-major copy of
  * the int8 vectors (`Int8Columns`): below it the full row-major SIMD scan takes a few ms anyway.
  */
-const COLUMN_SCAN_MIN_SLOTS = 150_000;
+const COLUMN_SCAN_MIN_SLOTS = 100_000;
 /** A query uses the column scan when at most this fraction of its int8 dimensions is non-zero. */
 const SPARSE_QUERY_FRACTION = 1 / 8;
 /** Candidate masks kept per collection (one per distinct key-only filter). */

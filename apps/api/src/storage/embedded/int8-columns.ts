@@ -5,11 +5,12 @@ const PAGE = 65_536;
 const MAX_PAGES = 65_536;
 
 /**
- * `int8-columns.wat` assembled with wabt (`wat2wasm --enable-simd`): `score(columns, weights, m, n, out)`
- * writes `out[s] = Σ_j weights[j] · column_j[s]` for `s < n` (n a multiple of 16), 16 slots per step
- * with int8 → int16 multiplies and int32 sums, i.e. exactly the integer inner product.
+ * `int8-columns.wat` assembled with wabt (`wat2wasm --enable-simd`). `score(columns, weights, m, n,
+ * out, floor, groups)` writes `out[s] = Σ_j weights[j] · column_j[s]` for `s < n` (n a multiple of
+ * 16), 16 slots per step with int8 → int16 multiplies and int32 sums, i.e. exactly the integer inner
+ * product, and lists the groups of 16 slots with a score above `floor` (returns how many).
  */
-const KERNEL = Buffer.from('AGFzbQEAAAABCQFgBX9/f39/AAISAQNlbnYGbWVtb3J5AgEBgIAEAwIBAAcJAQVzY29yZQAACqwCAakCAgJ/CHsCQANAIAUgA08NAf0MAAAAAAAAAAAAAAAAAAAAACEL/QwAAAAAAAAAAAAAAAAAAAAAIQz9DAAAAAAAAAAAAAAAAAAAAAAhDf0MAAAAAAAAAAAAAAAAAAAAACEOQQAhBgJAA0AgBiACTw0BIAAgBkECdGooAgAgBWr9AAQAIQcgASAGQQJ0aigCAP0QIQggB/2HASAI/ZUBIQkgB/2IASAI/ZUBIQogCyAJ/acB/a4BIQsgDCAJ/agB/a4BIQwgDSAK/acB/a4BIQ0gDiAK/agB/a4BIQ4gBkEBaiEGDAALCyAEIAVBAnRqIAv9CwQAIAQgBUECdGogDP0LBBAgBCAFQQJ0aiAN/QsEICAEIAVBAnRqIA79CwQwIAVBEGohBQwACwsL', 'base64');
+const KERNEL = Buffer.from('AGFzbQEAAAABDAFgB39/f39/f38BfwISAQNlbnYGbWVtb3J5AgEBgIAEAwIBAAcJAQVzY29yZQAACusCAegCAgN/CXsgBf0RIQ4CQANAIAcgA08NAf0MAAAAAAAAAAAAAAAAAAAAACEP/QwAAAAAAAAAAAAAAAAAAAAAIRD9DAAAAAAAAAAAAAAAAAAAAAAhEf0MAAAAAAAAAAAAAAAAAAAAACESQQAhCAJAA0AgCCACTw0BIAAgCEECdGooAgAgB2r9AAQAIQogASAIQQJ0aigCAP0QIQsgCv2HASAL/ZUBIQwgCv2IASAL/ZUBIQ0gDyAM/acB/a4BIQ8gECAM/agB/a4BIRAgESAN/acB/a4BIREgEiAN/agB/a4BIRIgCEEBaiEIDAALCyAEIAdBAnRqIA/9CwQAIAQgB0ECdGogEP0LBBAgBCAHQQJ0aiAR/QsEICAEIAdBAnRqIBL9CwQwIA8gDv07IBAgDv07/VAgESAO/TsgEiAO/Tv9UP1Q/VMEQCAGIAlBAnRqIAc2AgAgCUEBaiEJCyAHQRBqIQcMAAsLIAkL', 'base64');
 
 /** The part of the WebAssembly API used here (the project's TypeScript libs do not declare it). */
 interface WasmMemory {
@@ -36,13 +37,14 @@ let kernelModule: object | null = null;
  */
 export class Int8Columns {
   private readonly memory: WasmMemory;
-  private readonly score: (columns: number, weights: number, m: number, n: number, out: number) => void;
+  private readonly score: (columns: number, weights: number, m: number, n: number, out: number, floor: number, groups: number) => number;
   private bytes: Int8Array;
   private ints: Int32Array;
   /** Byte addresses of the kernel's inputs and output, then the blocks. */
   private readonly columnsAt: number;
   private readonly weightsAt: number;
   private readonly outAt: number;
+  private readonly groupsAt: number;
   private readonly blocksAt: number;
   private allocated = 0;
   /** Blocks [0, built) mirror the row-major vectors. */
@@ -52,7 +54,8 @@ export class Int8Columns {
     this.columnsAt = 0;
     this.weightsAt = dims * 4;
     this.outAt = Math.ceil((dims * 8) / 64) * 64;
-    this.blocksAt = Math.ceil((this.outAt + BLOCK * 4) / PAGE) * PAGE;
+    this.groupsAt = this.outAt + BLOCK * 4;
+    this.blocksAt = Math.ceil((this.groupsAt + BLOCK / 4) / PAGE) * PAGE;
     this.memory = new wasm.Memory({ initial: this.blocksAt / PAGE, maximum: MAX_PAGES });
     kernelModule ??= new wasm.Module(KERNEL);
     const instance = new wasm.Instance(kernelModule, { env: { memory: this.memory } });
@@ -126,18 +129,24 @@ export class Int8Columns {
     const heap = new TopSlots(want);
     const ints = this.ints;
     const out = this.outAt >> 2;
+    const groups = this.groupsAt >> 2;
     let floor = -Infinity;
     for (let b = 0; b * BLOCK < high; b++) {
       const base = this.blockAt(b);
       for (let j = 0; j < dims.length; j++) ints[(this.columnsAt >> 2) + j] = base + dims[j] * BLOCK;
       const first = b * BLOCK;
       const n = Math.min(BLOCK, high - first);
-      this.score(this.columnsAt, this.weightsAt, dims.length, (n + 15) & ~15, this.outAt);
-      for (let i = 0; i < n; i++) {
-        // Slots come in increasing order, so a score equal to the floor never displaces anything.
-        if (mask[first + i] === 1 && ints[out + i] > floor) {
-          heap.offer(ints[out + i], first + i);
-          if (heap.full) floor = heap.min;
+      // Only groups with a score above the block's starting floor are read back.
+      const found = this.score(this.columnsAt, this.weightsAt, dims.length, (n + 15) & ~15, this.outAt, floor === -Infinity ? -0x80000000 : floor, this.groupsAt);
+      for (let g = 0; g < found; g++) {
+        const g0 = ints[groups + g];
+        const g1 = Math.min(n, g0 + 16);
+        for (let i = g0; i < g1; i++) {
+          // Slots come in increasing order, so a score equal to the floor never displaces anything.
+          if (mask[first + i] === 1 && ints[out + i] > floor) {
+            heap.offer(ints[out + i], first + i);
+            if (heap.full) floor = heap.min;
+          }
         }
       }
     }

@@ -1,10 +1,13 @@
 (module
   (import "env" "memory" (memory 1 65536))
-  ;; scores[s] = sum_j weights[j] * column_j[s] for s in [0, n), n a multiple of 16.
-  ;; columns: i32 byte addresses of the m columns; weights: i32 in [-127, 127]; values are int8.
-  (func (export "score") (param $columns i32) (param $weights i32) (param $m i32) (param $n i32) (param $out i32)
-    (local $s i32) (local $j i32) (local $v v128) (local $w v128) (local $lo v128) (local $hi v128)
+  ;; out[s] = sum_j weights[j] * column_j[s] for s in [0, n), n a multiple of 16: the exact integer
+  ;; inner product (int8 x int8 -> int16 products, int32 sums). columns: the m columns' byte
+  ;; addresses (i32); weights: m i32 in [-127, 127]. Returns how many groups of 16 slots hold a
+  ;; score above floor; their first slots are written to groups (i32), so the caller reads only those.
+  (func (export "score") (param $columns i32) (param $weights i32) (param $m i32) (param $n i32) (param $out i32) (param $floor i32) (param $groups i32) (result i32)
+    (local $s i32) (local $j i32) (local $found i32) (local $v v128) (local $w v128) (local $lo v128) (local $hi v128) (local $f v128)
     (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
+    (local.set $f (i32x4.splat (local.get $floor)))
     (block $done
       (loop $slots
         (br_if $done (i32.ge_u (local.get $s) (local.get $n)))
@@ -30,5 +33,12 @@
         (v128.store offset=16 (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 2))) (local.get $a1))
         (v128.store offset=32 (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 2))) (local.get $a2))
         (v128.store offset=48 (i32.add (local.get $out) (i32.shl (local.get $s) (i32.const 2))) (local.get $a3))
+        (if (v128.any_true (v128.or
+              (v128.or (i32x4.gt_s (local.get $a0) (local.get $f)) (i32x4.gt_s (local.get $a1) (local.get $f)))
+              (v128.or (i32x4.gt_s (local.get $a2) (local.get $f)) (i32x4.gt_s (local.get $a3) (local.get $f)))))
+          (then
+            (i32.store (i32.add (local.get $groups) (i32.shl (local.get $found) (i32.const 2))) (local.get $s))
+            (local.set $found (i32.add (local.get $found) (i32.const 1)))))
         (local.set $s (i32.add (local.get $s) (i32.const 16)))
-        (br $slots)))))
+        (br $slots)))
+    (local.get $found)))
