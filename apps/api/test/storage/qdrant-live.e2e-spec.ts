@@ -3,7 +3,7 @@
  * Uses a unique collection prefix per run and drops its collections afterwards.
  */
 import type { ChunkIndex } from '@sextant/retrieval';
-import { QdrantChunkIndex, QdrantClient } from '../../src/storage/qdrant';
+import { createQdrantClient, QdrantChunkIndex } from '../../src/storage/qdrant';
 import { CONTRACT_DIMS, registerChunkIndexContract } from './chunk-index.contract';
 
 const url = process.env.QDRANT_URL;
@@ -29,7 +29,7 @@ if (!url) {
         return open();
       },
       async destroy() {
-        const client = new QdrantClient({ url, apiKey: process.env.QDRANT_API_KEY, checkCompatibility: false });
+        const client = createQdrantClient({ url, apiKey: process.env.QDRANT_API_KEY, checkCompatibility: false });
         const { collections } = await client.getCollections();
         for (const c of collections) if (c.name.startsWith(prefix)) await client.deleteCollection(c.name);
       },

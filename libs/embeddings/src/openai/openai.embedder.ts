@@ -1,9 +1,15 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type OpenAI from 'openai';
 import { Embedder, EmbedderHealth } from '../embedder.port';
 import { EmbeddingDimensionMismatchError } from '../embedding-dimension-mismatch.error';
 import { EmbeddingError, EmbeddingErrorCode } from '../embedding.error';
 import { l2Normalize } from '../l2-normalize.util';
 import { backoffDelayMs, retryAfterMs, sleep } from './retry-policy.util';
+
+/** The `openai` package, required on first use: servers on local embeddings and without chat never load it. */
+function openai(): typeof import('openai') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('openai') as typeof import('openai');
+}
 
 export interface OpenAIEmbedderOptions {
   /** Any OpenAI-compatible API root, e.g. `http://localhost:11434/v1` (Ollama). Default `https://api.openai.com/v1`. */
@@ -104,7 +110,7 @@ export class OpenAIEmbedder implements Embedder {
     if (!options.apiKey && this.baseURL === DEFAULT_BASE_URL) {
       throw new EmbeddingError('config', 'An API key (OPENAI_API_KEY) is required for api.openai.com.');
     }
-    this.client = new OpenAI({
+    this.client = new (openai().default)({
       baseURL: this.baseURL,
       apiKey: options.apiKey || 'no-key',
       maxRetries: 0,
@@ -173,7 +179,7 @@ export class OpenAIEmbedder implements Embedder {
         return this.toVectors(response, texts.length);
       } catch (err) {
         if (err instanceof EmbeddingError) throw err;
-        if (signal?.aborted || err instanceof APIUserAbortError) {
+        if (signal?.aborted || err instanceof openai().APIUserAbortError) {
           throw new EmbeddingError('aborted', `Embedding request to ${this.baseURL} was aborted`, { cause: err });
         }
         const failure = this.describe(err, Date.now() - started);
@@ -184,7 +190,7 @@ export class OpenAIEmbedder implements Embedder {
             { cause: err },
           );
         }
-        const requested = err instanceof APIError ? retryAfterMs(err.headers) : undefined;
+        const requested = err instanceof openai().APIError ? retryAfterMs(err.headers) : undefined;
         const delay =
           requested !== undefined
             ? Math.min(requested, this.maxRetryAfterMs)
@@ -218,10 +224,10 @@ export class OpenAIEmbedder implements Embedder {
   private describe(err: unknown, elapsedMs: number): { code: EmbeddingErrorCode; retryable: boolean; reason: string } {
     // The SDK recognises its own timeout abort by the error's name, which is lost when fetch's
     // DOMException comes from another realm (e.g. under Jest); the elapsed time is unambiguous.
-    const timedOut = err instanceof APIConnectionTimeoutError || (err instanceof APIConnectionError && elapsedMs >= this.timeoutMs - 5);
+    const timedOut = err instanceof openai().APIConnectionTimeoutError || (err instanceof openai().APIConnectionError && elapsedMs >= this.timeoutMs - 5);
     if (timedOut) return { code: 'timeout', retryable: true, reason: `timed out after ${this.timeoutMs} ms` };
-    if (err instanceof APIConnectionError) return { code: 'network', retryable: true, reason: `connection failed (${causeMessage(err)})` };
-    if (err instanceof APIError && typeof err.status === 'number') {
+    if (err instanceof openai().APIConnectionError) return { code: 'network', retryable: true, reason: `connection failed (${causeMessage(err)})` };
+    if (err instanceof openai().APIError && typeof err.status === 'number') {
       const status = err.status;
       const reason = `HTTP ${status}: ${err.message}`;
       if (status === 429) return { code: 'rate_limited', retryable: true, reason };

@@ -1,4 +1,10 @@
-import tCdf from '@stdlib/stats-base-dists-t-cdf';
+import type tCdfFn from '@stdlib/stats-base-dists-t-cdf';
+
+/** Student's t CDF, required on first use (the package costs ~10 MB of RSS in every server that never runs an evaluation). */
+function tCdf(x: number, df: number): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('@stdlib/stats-base-dists-t-cdf') as typeof tCdfFn)(x, df);
+}
 
 /** Result of {@link pairedTTest}. */
 export interface PairedTTest {

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../../common/domain-error';
+import { mcpSdk } from '../../common/mcp-sdk';
 import { McpServerFactory } from '../../modules/mcp/mcp-server.factory';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
@@ -45,7 +44,7 @@ export function registerMcp(program: Command): void {
         throw err;
       }
       const server = ctx.get(McpServerFactory).create({ workspaceId, role: 'admin', principal: 'local:stdio' }, 'stdio');
-      const transport = new StdioServerTransport();
+      const transport = new (mcpSdk().StdioServerTransport)();
       let closing = false;
       const shutdown = async () => {
         if (closing) return;
@@ -67,6 +66,7 @@ export function registerMcp(program: Command): void {
  * (refresh_index included) runs in the server and sees, and is seen by, everything else.
  */
 async function relayToServer(server: ServerClient): Promise<void> {
+  const { StdioServerTransport, StreamableHTTPClientTransport } = mcpSdk();
   const local = new StdioServerTransport();
   const upstream = new StreamableHTTPClientTransport(new URL('/mcp', server.url), { requestInit: { headers: server.headers() } });
   // Requests still waiting for the server: stdin may end (a piped client) before they are answered.

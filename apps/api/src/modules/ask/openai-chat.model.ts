@@ -1,6 +1,12 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, RateLimitError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatDelta, ChatModel, ChatRequest } from './chat-model.port';
 import { AskError, AskErrorCode } from './ask.errors';
+
+/** The `openai` package, required on first use: servers on local embeddings and without chat never load it. */
+function openai(): typeof import('openai') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('openai') as typeof import('openai');
+}
 
 /** A Retry-After longer than this is not waited out: the caller gets the wait in the error instead. */
 const MAX_RETRY_AFTER_S = 30;
@@ -29,7 +35,7 @@ export class OpenAiChatModel implements ChatModel {
     this.model = options.model;
     this.baseURL = options.baseURL ?? null;
     // Local servers accept any key; the package insists on one.
-    this.client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey || 'unused', timeout: options.timeoutMs, maxRetries: 0 });
+    this.client = new (openai().default)({ baseURL: options.baseURL, apiKey: options.apiKey || 'unused', timeout: options.timeoutMs, maxRetries: 0 });
   }
 
   async *stream(request: ChatRequest): AsyncIterable<ChatDelta> {
@@ -109,14 +115,14 @@ export class OpenAiChatModel implements ChatModel {
 
 function toAskError(err: unknown, timeoutMs: number): AskError {
   if (err instanceof AskError) return err;
-  if (err instanceof RateLimitError) {
+  if (err instanceof openai().RateLimitError) {
     const retryAfterS = retryAfterSeconds(err.headers);
     return new AskError(AskErrorCode.ChatRateLimited, `The chat endpoint is rate limiting requests (429)${retryAfterS !== undefined ? `; retry after ${retryAfterS} s` : ''}.`, retryAfterS);
   }
-  if (err instanceof APIConnectionTimeoutError) return new AskError(AskErrorCode.ChatTimeout, `The chat endpoint did not answer within ${timeoutMs} ms. Raise CHAT_TIMEOUT_MS or retry.`);
-  if (err instanceof APIUserAbortError) return new AskError(AskErrorCode.ChatTimeout, `The chat request was stopped after ${timeoutMs} ms.`);
-  if (err instanceof APIConnectionError) return new AskError(AskErrorCode.ChatUnreachable, `The chat endpoint could not be reached (${(err.cause as Error | undefined)?.message ?? err.message}); check CHAT_BASE_URL.`);
-  if (err instanceof APIError) {
+  if (err instanceof openai().APIConnectionTimeoutError) return new AskError(AskErrorCode.ChatTimeout, `The chat endpoint did not answer within ${timeoutMs} ms. Raise CHAT_TIMEOUT_MS or retry.`);
+  if (err instanceof openai().APIUserAbortError) return new AskError(AskErrorCode.ChatTimeout, `The chat request was stopped after ${timeoutMs} ms.`);
+  if (err instanceof openai().APIConnectionError) return new AskError(AskErrorCode.ChatUnreachable, `The chat endpoint could not be reached (${(err.cause as Error | undefined)?.message ?? err.message}); check CHAT_BASE_URL.`);
+  if (err instanceof openai().APIError) {
     const detail = typeof err.error === 'object' && err.error && 'message' in err.error ? String((err.error as { message: unknown }).message) : err.message;
     const hint = err.status === 401 || err.status === 403 ? ' Check CHAT_API_KEY.' : err.status === 404 ? ' Check CHAT_MODEL and CHAT_BASE_URL.' : '';
     return new AskError(AskErrorCode.ChatFailed, `The chat endpoint failed with ${err.status ?? 'an error'}: ${detail.slice(0, 300)}.${hint}`);

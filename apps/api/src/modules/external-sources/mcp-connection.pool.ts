@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { chooseSearchTool, type ChosenSearchTool } from '@sextant/retrieval';
+import { mcpSdk } from '../../common/mcp-sdk';
 import { APP_CONFIG } from '../../config/config.module';
 import type { AppConfig } from '../../config/config.schema';
 import type { McpSourceConfig } from './mcp-source.mapper';
@@ -69,11 +69,11 @@ export class McpConnectionPool implements OnApplicationShutdown {
     if (t.type === 'http') {
       await checkOutboundUrl(t.url, this.config.indexing.cloneAllowedHosts);
       // Only the headers configured for this source: nothing of the caller's request is forwarded.
-      transport = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: { ...t.headers } } });
+      transport = new (mcpSdk().StreamableHTTPClientTransport)(new URL(t.url), { requestInit: { headers: { ...t.headers } } });
     } else {
       transport = new ProcessGroupStdioTransport({ command: t.command, args: t.args, env: t.env, path: this.config.externalSources.childPath, onStderr: (line) => this.logger.debug({ source: source.source, line }, 'MCP server stderr') });
     }
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new (mcpSdk().Client)(CLIENT_INFO, { capabilities: {} });
     const conn: McpConnection = { client, transport, tools: [], searchTool: null, fileTool: null };
     client.onclose = () => {
       const entry = this.connections.get(source.id);

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { mcpSdk } from '../../common/mcp-sdk';
 
 export interface ProcessGroupStdioOptions {
   command: string;
@@ -23,7 +24,7 @@ export class ProcessGroupStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child?: ChildProcess;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer: ReadBuffer = new (mcpSdk().ReadBuffer)();
   private closed = false;
 
   constructor(private readonly options: ProcessGroupStdioOptions) {}
@@ -70,7 +71,7 @@ export class ProcessGroupStdioTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin || stdin.destroyed) return reject(new Error('MCP server process is not running'));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(mcpSdk().serializeMessage(message))) resolve();
       else stdin.once('drain', () => resolve());
     });
   }

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { getParseErrorMessage } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import { InvalidFilterError, MissingWorkspaceError } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
+import { mcpSdk } from '../../common/mcp-sdk';
 import { roleAtLeast, type AuthContext } from '../auth/auth-context';
 import { MetricsService } from '../metrics/metrics.service';
 import { MCP_TOOLS, McpToolError, type McpCallContext, type McpTool } from './mcp-tool';
@@ -47,8 +46,8 @@ export class McpServerFactory {
   private readonly fetchLatency;
   private listing?: ListToolsResult;
   private readonly byName: Map<string, McpTool>;
-  /** Each Server would otherwise build its own Ajv instance (a large share of a request's CPU); it holds no per-client state. */
-  private readonly jsonSchemaValidator = new AjvJsonSchemaValidator();
+  /** Each Server would otherwise build its own Ajv instance (a large share of a request's CPU); it holds no per-client state. Built with the first server. */
+  private jsonSchemaValidator?: AjvJsonSchemaValidator;
 
   constructor(
     @Inject(MCP_TOOLS) private readonly tools: McpTool[],
@@ -74,7 +73,9 @@ export class McpServerFactory {
    * and SDK clients validate `structuredContent` against the listed output schema themselves.
    */
   create(auth: AuthContext, transport: McpCallContext['transport']): Server {
-    const server = new Server({ name: 'sextant', title: 'Sextant', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator });
+    const { Server, AjvJsonSchemaValidator, ListToolsRequestSchema, CallToolRequestSchema } = mcpSdk();
+    this.jsonSchemaValidator ??= new AjvJsonSchemaValidator();
+    const server: Server = new Server({ name: 'sextant', title: 'Sextant', version: VERSION }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, () => this.toolListing());
     server.setRequestHandler(CallToolRequestSchema, (request, extra) => this.callTool(request.params.name, request.params.arguments, { auth, transport, callId: randomUUID(), signal: extra.signal }));
     return server;
@@ -90,13 +91,14 @@ export class McpServerFactory {
     const parsed = tool.input.safeParse(args ?? {});
     if (!parsed.success) {
       this.calls.inc({ tool: name, outcome: 'invalid' });
-      return { content: [{ type: 'text', text: `Input validation error: Invalid arguments for tool ${name}: ${getParseErrorMessage(parsed.error)}` }], isError: true };
+      return { content: [{ type: 'text', text: `Input validation error: Invalid arguments for tool ${name}: ${mcpSdk().getParseErrorMessage(parsed.error)}` }], isError: true };
     }
     return this.call(tool, parsed.data, ctx);
   }
 
   /** The tools/list answer, built once with the SDK's own converter (identical to what McpServer would list). */
   private toolListing(): ListToolsResult {
+    const { toJsonSchemaCompat } = mcpSdk();
     this.listing ??= {
       tools: this.tools.map((t) => ({
         name: t.name,

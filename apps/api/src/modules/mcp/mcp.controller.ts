@@ -1,12 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { Controller, Delete, Get, Logger, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import type { RequestWithAuth } from '../auth/auth-context';
 import { CallerRateLimit } from '../auth/caller-rate-limit';
 import { Public } from '../auth/role.decorator';
 import { McpServerFactory } from './mcp-server.factory';
+import { mcpSdk } from '../../common/mcp-sdk';
 import { sendProblem } from '../../common/problem-details';
 import { sendJsonRpcError } from './mcp-request.middleware';
 
@@ -40,7 +40,7 @@ export class McpController {
       }
     }
     const server = this.servers.create(req.auth, 'http');
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new (mcpSdk().StreamableHTTPServerTransport)({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();
       void server.close();

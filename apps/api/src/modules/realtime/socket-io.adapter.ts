@@ -1,7 +1,6 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { IoAdapter } from '@nestjs/platform-socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { Server, ServerOptions } from 'socket.io';
 import type { AppConfig } from '../../config/config.schema';
 import { socketOriginMiddleware } from '../auth/request-origin.middleware';
@@ -34,6 +33,11 @@ export class SextantIoAdapter extends IoAdapter {
     });
     server.use(socketOriginMiddleware(this.config));
     if (this.config.storage.redisUrl) {
+      // Loaded only when configured (the Redis client and adapter cost RSS in every process otherwise).
+      /* eslint-disable @typescript-eslint/no-require-imports */
+      const { default: Redis } = require('ioredis') as typeof import('ioredis');
+      const { createAdapter } = require('@socket.io/redis-adapter') as typeof import('@socket.io/redis-adapter');
+      /* eslint-enable @typescript-eslint/no-require-imports */
       // maxRetriesPerRequest null: while Redis is down, publishes wait for the reconnect instead of
       // rejecting inside the adapter (which would surface as unhandled rejections); local rooms keep working.
       const pub = new Redis(this.config.storage.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });

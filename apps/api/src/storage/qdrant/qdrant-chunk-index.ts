@@ -1,4 +1,4 @@
-import { QdrantClient } from './qdrant-client';
+import { createQdrantClient, type QdrantClient } from './qdrant-client';
 import { literalGlobPrefix, pathPredicateFor, validateIndexFilter, type ChunkIndex, type ChunkPayload, type IndexFilter, type IndexHealth } from '@sextant/retrieval';
 import { CollectionIndex } from '../collection-index';
 import { KEYWORD_FIELD, QdrantCollection, type QdrantCondition, type QdrantClusterSettings, type QdrantQueryPlan } from './qdrant-collection';
@@ -48,7 +48,7 @@ export interface QdrantIndexOptions {
 export function makeQdrantClient(options: { url?: string; apiKey?: string; client?: QdrantClient }): QdrantClient {
   if (options.client) return options.client;
   if (!options.url) throw new Error('Qdrant adapter needs a url (QDRANT_URL) or a client');
-  return new QdrantClient({ url: options.url, apiKey: options.apiKey, checkCompatibility: false });
+  return createQdrantClient({ url: options.url, apiKey: options.apiKey, checkCompatibility: false });
 }
 
 /**
