@@ -9,6 +9,9 @@ import {
   type ScoredPoint,
   type StoredPoint,
 } from '@sextant/retrieval';
+import { randomUUID } from 'node:crypto';
+import { fstatSync, openSync, closeSync } from 'node:fs';
+import { KeywordLog, readSnapshot, removeSnapshot, writeSnapshot, type SnapshotState } from './collection-snapshot';
 import { FloatVectorFile } from './float-vector-file';
 import { Int8Columns } from './int8-columns';
 import { absQuantile, INT8_QUANTILE, normalize, quantizeInto } from './int8-quantizer';
@@ -124,6 +127,21 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private pathHead = new Int32Array(1024);
   private pathNext = new Int32Array(0);
   private pathPrev = new Int32Array(0);
+  /**
+   * Restart snapshot (`<db file>-<name>.snap`) and the keyword-record log it points into
+   * (`<db file>-<name>.kw`); null paths for in-memory databases. See {@link closeFiles}.
+   */
+  private readonly snapshotPath: string | null;
+  private kwLog: KeywordLog | null = null;
+  /** Per slot: where its keyword record sits in the log (length 0 = none). */
+  private kwOffset = new Float64Array(0);
+  private kwLength = new Int32Array(0);
+  /** True once the mirror differs from the snapshot on disk (loaded from rows, or written since). */
+  private snapshotStale = true;
+  /** The log could not be written: no snapshot is taken by this process. */
+  private snapshotFailed = false;
+  /** SQLite's `data_version` after this connection's last load or write: another connection's commit changes it. */
+  private dataVersion = 0;
 
   /**
    * Column-major copy of `vectors` for sparse queries, built in the background on the first
@@ -161,6 +179,12 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       CREATE TABLE IF NOT EXISTS ${t}_terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS sextant_vector_files (collection TEXT PRIMARY KEY, token TEXT NOT NULL);
     `);
+    // Any change to the rows, by any connection or binary (also one that predates snapshots), removes
+    // the restart snapshot's token: a snapshot can only ever be trusted for the rows it was taken of.
+    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      db.exec(`CREATE TRIGGER IF NOT EXISTS ${t}_points_${event.toLowerCase()}_snapshot AFTER ${event} ON ${t}_points
+        BEGIN DELETE FROM sextant_vector_files WHERE collection = '${t}#snapshot'; END`);
+    }
     upgradeSchema(db, t);
     this.stmt = {
       meta: db.prepare(`SELECT dims, scale FROM sextant_vector_meta WHERE collection = ?`),
@@ -185,6 +209,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       maxSlot: db.prepare(`SELECT max(slot) AS slot FROM ${t}_points`),
       fileToken: db.prepare(`SELECT token FROM sextant_vector_files WHERE collection = ?`),
       setFileToken: db.prepare(`INSERT INTO sextant_vector_files (collection, token) VALUES (?, ?) ON CONFLICT(collection) DO UPDATE SET token = excluded.token`),
+      clearFileToken: db.prepare(`DELETE FROM sextant_vector_files WHERE collection = ?`),
+      count: db.prepare(`SELECT count(*) AS n FROM ${t}_points`),
     };
     const meta = this.stmt.meta.get(t) as { dims: number | null; scale: number | null } | undefined;
     this.dims = meta?.dims ?? options.dims;
@@ -192,7 +218,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       throw new Error(`collection "${t}" stores ${meta.dims}-dimensional vectors but ${options.dims} were configured; rebuild the index`);
     }
     this.floatFilePath = db.memory ? null : `${db.name}-${this.name}.f32`;
-    this.load();
+    this.snapshotPath = db.memory ? null : `${db.name}-${this.name}.snap`;
+    if (!this.restoreSnapshot()) this.load();
     this.openFloatFile();
   }
 
@@ -224,8 +251,12 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.floatFile = null;
   }
 
-  /** Marks the float-vector file clean (the owning store calls this before closing the database). */
+  /**
+   * Marks the float-vector file clean and writes the restart snapshot (the owning store calls
+   * this before closing the database).
+   */
   closeFiles(): void {
+    this.closeSnapshot();
     if (!this.floatFile) return;
     try {
       const token = this.floatFile.close();
@@ -233,6 +264,197 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       this.stmt.setFileToken.run(this.name, token);
     } catch {
       this.dropFloatFile();
+    }
+  }
+
+  /** Key of the snapshot's token in `sextant_vector_files`. */
+  private get snapshotKey(): string {
+    return `${this.name}#snapshot`;
+  }
+
+  /**
+   * Called by every write: the mirror now differs from the snapshot on disk. (The snapshot's token
+   * in SQLite is removed by the rows' triggers, in the same transaction as the change, so it can
+   * never be trusted for a database it does not mirror, whatever happens to the files afterwards.)
+   */
+  private invalidateSnapshot(): void {
+    this.snapshotStale = true;
+  }
+
+  private currentDataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  /**
+   * Writes the mirror to the snapshot file when it changed since it was read: the keyword log is
+   * compacted if mostly garbage and fsync'd, the snapshot written (temporary file, fsync, rename),
+   * and only then its new token stored in SQLite. A crash anywhere before that leaves SQLite
+   * without a matching token, i.e. the next open loads rows.
+   */
+  private closeSnapshot(): void {
+    const log = this.kwLog;
+    if (!log) return;
+    this.kwLog = null;
+    try {
+      // A commit by another connection since our last write means this mirror may not be what SQLite holds.
+      const sole = this.currentDataVersion() === this.dataVersion;
+      if (this.snapshotStale && sole && !this.snapshotFailed && this.snapshotPath && this.dims !== undefined && this.high > 0) {
+        const high = this.high;
+        log.compact(this.kwOffset, this.kwLength, high);
+        log.sync();
+        const termIds: number[] = [];
+        const terms: string[] = [];
+        for (const { id, term } of this.stmt.terms.iterate() as Iterable<{ id: number; term: string }>) {
+          termIds.push(id);
+          terms.push(term);
+        }
+        const tags: [number, string[]][] = [];
+        const ids: (string | null)[] = new Array(high);
+        for (let s = 0; s < high; s++) {
+          ids[s] = this.live[s] ? this.idBySlot[s]! : null;
+          const t = this.tagsBySlot[s];
+          if (t && this.live[s]) tags.push([s, t]);
+        }
+        const dictValues = (dict: Map<string, number>) => {
+          const values: string[] = new Array(dict.size);
+          for (const [v, c] of dict) values[c - 1] = v;
+          return values;
+        };
+        const state: SnapshotState = {
+          token: randomUUID(),
+          dims: this.dims,
+          high,
+          keyDicts: this.keyDicts.map(dictValues),
+          paths: this.pathList.slice(1),
+          ids,
+          tags,
+          termIds: Int32Array.from(termIds),
+          terms,
+          logBytes: log.size,
+          live: this.live.subarray(0, high),
+          keyCols: this.keyCols.map((c) => c.subarray(0, high)),
+          pathCol: this.pathCol.subarray(0, high),
+          vectors: this.vectors.subarray(0, high * this.dims),
+          kwOffset: this.kwOffset.subarray(0, high),
+          kwLength: this.kwLength.subarray(0, high),
+        };
+        writeSnapshot(this.snapshotPath, state);
+        this.stmt.setFileToken.run(this.snapshotKey, state.token);
+        this.snapshotStale = false;
+      }
+    } catch {
+      if (this.snapshotPath) removeSnapshot(this.snapshotPath);
+    } finally {
+      try {
+        log.close();
+      } catch {
+        // nothing left to do
+      }
+    }
+  }
+
+  /** Opens the keyword log for a mirror loaded from rows (started over) or from a snapshot (kept up to `keep`). */
+  private openKeywordLog(keep: number): void {
+    this.kwLog = null;
+    if (!this.snapshotPath) return;
+    try {
+      this.kwLog = KeywordLog.open(`${this.snapshotPath.slice(0, -'.snap'.length)}.kw`, keep);
+      this.snapshotFailed = false;
+    } catch {
+      this.snapshotFailed = true;
+    }
+  }
+
+  private dropKeywordLog(): void {
+    this.snapshotFailed = true;
+    try {
+      this.kwLog?.close();
+    } catch {
+      // already unusable
+    }
+    this.kwLog = null;
+  }
+
+  /**
+   * Restores the mirror from the snapshot when SQLite holds its token and the row count and
+   * highest slot agree; false (nothing changed) otherwise. Keyword records are read back from the
+   * log in one read and restored without re-tokenizing, exactly as from rows.
+   */
+  private restoreSnapshot(): boolean {
+    if (!this.snapshotPath) return false;
+    const token = (this.stmt.fileToken.get(this.snapshotKey) as { token: string } | undefined)?.token;
+    if (!token) return false;
+    const snap = readSnapshot(this.snapshotPath, token, this.keyCount);
+    if (!snap) return false;
+    const meta = this.stmt.meta.get(this.name) as { dims: number | null; scale: number | null } | undefined;
+    const maxSlot = (this.stmt.maxSlot.get() as { slot: number | null }).slot;
+    let lastLive = -1;
+    let live = 0;
+    for (let s = 0; s < snap.high; s++) {
+      if (snap.live[s]) {
+        lastLive = s;
+        live++;
+      }
+    }
+    if (meta?.dims !== snap.dims || (maxSlot ?? -1) !== lastLive || (this.stmt.count.get() as { n: number }).n !== live) return false;
+    const logPath = `${this.snapshotPath.slice(0, -'.snap'.length)}.kw`;
+    let logBytes: number;
+    try {
+      const fd = openSync(logPath, 'r');
+      logBytes = fstatSync(fd).size;
+      closeSync(fd);
+    } catch {
+      return false;
+    }
+    if (logBytes < snap.logBytes) return false;
+    try {
+      this.openKeywordLog(snap.logBytes);
+      if (!this.kwLog) return false;
+      const records = this.kwLog.readAll(snap.logBytes);
+      this.resetMirror(meta);
+      this.ensureCapacity(snap.high);
+      const dims = snap.dims;
+      this.vectors.set(snap.vectors);
+      this.live.set(snap.live);
+      for (let i = 0; i < this.keyCount; i++) {
+        this.keyCols[i].set(snap.keyCols[i]);
+        this.keyDicts[i] = new Map(snap.keyDicts[i].map((v, c) => [v, c + 1]));
+      }
+      this.pathCol.set(snap.pathCol);
+      this.pathList = ['', ...snap.paths];
+      this.pathDict = new Map(snap.paths.map((p, c) => [p, c + 1]));
+      this.pathHead = new Int32Array(Math.max(1024, this.pathList.length));
+      this.kwOffset.set(snap.kwOffset);
+      this.kwLength.set(snap.kwLength);
+      for (let i = 0; i < snap.termIds.length; i++) this.keyword.defineTerm(snap.termIds[i], snap.terms[i]);
+      for (let s = 0; s < snap.high; s++) {
+        const id = snap.ids[s];
+        if (!snap.live[s] || id === null) continue;
+        this.idBySlot[s] = id;
+        this.slotById.set(id, s);
+        this.liveCount++;
+        const pc = this.pathCol[s];
+        if (pc !== 0) {
+          const next = this.pathHead[pc];
+          this.pathNext[s] = next;
+          if (next) this.pathPrev[next - 1] = s + 1;
+          this.pathHead[pc] = s + 1;
+        }
+        const off = snap.kwOffset[s];
+        this.keyword.restore(s, records.subarray(off, off + snap.kwLength[s]));
+      }
+      for (const [s, tags] of snap.tags) this.tagsBySlot[s] = tags;
+      this.keyword.finishRestore();
+      for (let s = this.high - 1; s >= 0; s--) if (!this.live[s]) this.freeSlots.push(s);
+      if (this.vectors.length !== this.capacity * dims) throw new Error('snapshot dims disagree');
+      this.snapshotStale = false;
+      this.dataVersion = this.currentDataVersion();
+      return true;
+    } catch {
+      this.kwLog?.close();
+      this.kwLog = null;
+      this.snapshotStale = true;
+      return false;
     }
   }
 
@@ -250,9 +472,9 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return { data: this.vectors.subarray(0, this.high * (this.dims ?? 0)), dims: this.dims ?? 0, slots: this.high };
   }
 
-  private load(): void {
+  /** Empties the mirror (dims and scale from the meta row). */
+  private resetMirror(meta: { dims: number | null; scale: number | null } | undefined): void {
     this.generation++;
-    const meta = this.stmt.meta.get(this.name) as { dims: number | null; scale: number | null } | undefined;
     if (meta?.dims != null) this.dims = meta.dims;
     this.scale = meta?.scale ?? undefined;
     this.capacity = 0;
@@ -273,6 +495,30 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.pathHead = new Int32Array(1024);
     this.pathNext = new Int32Array(0);
     this.pathPrev = new Int32Array(0);
+    this.kwOffset = new Float64Array(0);
+    this.kwLength = new Int32Array(0);
+  }
+
+  /** Rebuilds the mirror from the rows (and the keyword log from their records). */
+  private load(): void {
+    const meta = this.stmt.meta.get(this.name) as { dims: number | null; scale: number | null } | undefined;
+    this.resetMirror(meta);
+    // The snapshot (if any) no longer describes what is loaded from here on.
+    this.snapshotStale = true;
+    const log = this.kwLog;
+    this.kwLog = null;
+    try {
+      log?.close();
+    } catch {
+      // already unusable
+    }
+    try {
+      // Before the log is started over: a snapshot pointing into the old log must never match again.
+      if (this.snapshotPath) this.stmt.clearFileToken.run(this.snapshotKey);
+      this.openKeywordLog(0);
+    } catch {
+      this.snapshotFailed = true;
+    }
     // Size the mirror once (1.5× growth while streaming rows would leave up to a third unused).
     const maxSlot = (this.stmt.maxSlot.get() as { slot: number | null }).slot;
     if (maxSlot !== null) {
@@ -293,8 +539,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         converted.push([row.slot, record]);
       }
       this.keyword.restore(row.slot, record);
+      this.logRecord(row.slot, record);
     }
     this.keyword.finishRestore();
+    this.flushKeywordLog();
     if (converted.length) {
       const terms = this.keyword.takeNewTerms();
       this.db.transaction(() => {
@@ -303,6 +551,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       })();
     }
     for (let s = this.high - 1; s >= 0; s--) if (!this.live[s]) this.freeSlots.push(s);
+    this.dataVersion = this.currentDataVersion();
   }
 
   private ensureCapacity(slots: number): void {
@@ -321,6 +570,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.pathCol = grow(this.pathCol, (n) => new Int32Array(n), 1);
     this.pathNext = grow(this.pathNext, (n) => new Int32Array(n), 1);
     this.pathPrev = grow(this.pathPrev, (n) => new Int32Array(n), 1);
+    this.kwLength = grow(this.kwLength, (n) => new Int32Array(n), 1);
+    const kwOffset = new Float64Array(cap);
+    kwOffset.set(this.kwOffset);
+    this.kwOffset = kwOffset;
     this.capacity = cap;
   }
 
@@ -403,6 +656,25 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return slot;
   }
 
+  /** Queues a slot's keyword record for the log (written by {@link flushKeywordLog}). */
+  private logRecord(slot: number, record: Uint8Array): void {
+    if (!this.kwLog) return;
+    try {
+      this.kwOffset[slot] = this.kwLog.append(record);
+      this.kwLength[slot] = record.byteLength;
+    } catch {
+      this.dropKeywordLog();
+    }
+  }
+
+  private flushKeywordLog(): void {
+    try {
+      this.kwLog?.flush();
+    } catch {
+      this.dropKeywordLog();
+    }
+  }
+
   private insertTerms(terms: { id: number; term: string }[]): void {
     for (let i = 0; i < terms.length; ) {
       let j = i + 1;
@@ -451,6 +723,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       if (this.scale === undefined) this.scale = absQuantile(batch);
       else if (exceedsScale(batch, this.scale * REQUANTIZE_FACTOR)) this.requantize(absQuantile(batch));
       this.stmt.setMeta.run(this.name, this.dims, this.scale);
+      this.invalidateSnapshot();
       const i8 = new Int8Array(dims);
       const i8buf = Buffer.from(i8.buffer, i8.byteOffset, i8.byteLength);
       const f32buf = Buffer.from(batch.buffer, batch.byteOffset, batch.byteLength);
@@ -464,8 +737,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         quantizeInto(f32, this.scale!, i8);
         // Encoding interns new terms; they are persisted below, in this same transaction.
         const record = this.keyword.encode(tokenize(p.text ?? ''));
+        const stored = KeywordIndex.serialize(record, this.recordScratch);
         this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
-          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), KeywordIndex.serialize(record, this.recordScratch));
+          i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), stored);
+        this.logRecord(slot, stored);
         this.setFacts(slot, p.id, facts);
         this.vectors.set(i8, slot * dims);
         this.columns?.index.write(slot, i8);
@@ -476,9 +751,12 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     try {
       write();
     } catch (e) {
+      this.kwLog?.discard();
       this.load(); // the transaction rolled back; rebuild the mirror from what is on disk
       throw e;
     }
+    this.flushKeywordLog();
+    this.dataVersion = this.currentDataVersion();
     if (!this.floatFile) this.openFloatFile(); // first vectors of a new collection: the file starts now (copying them)
     else {
       try {
@@ -646,9 +924,14 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     }
     this.generation++;
     this.db.transaction(() => {
+      this.invalidateSnapshot();
       for (const s of slots) this.stmt.delete.run(s);
     })();
-    for (const s of slots) this.clearSlot(s);
+    this.dataVersion = this.currentDataVersion();
+    for (const s of slots) {
+      this.clearSlot(s);
+      this.kwLength[s] = 0;
+    }
     return slots.length;
   }
 

@@ -1,0 +1,253 @@
+import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+
+const MAGIC = 'SXSNAP01';
+/** Largest single read/write (fs calls take at most 2 GiB). */
+const IO_STEP = 1 << 30;
+
+/** The in-memory mirror of a collection as a snapshot holds it (everything `load()` would rebuild from rows). */
+export interface SnapshotState {
+  token: string;
+  dims: number;
+  /** One past the highest slot. */
+  high: number;
+  /** Per key column, the dictionary values in code order (code 1 first). */
+  keyDicts: string[][];
+  /** Interned paths, code 1 first. */
+  paths: string[];
+  /** Id per slot (null for free slots). */
+  ids: (string | null)[];
+  /** `[slot, tags]` for slots with tags. */
+  tags: [number, string[]][];
+  /** Keyword vocabulary: ids and terms, as the `<collection>_terms` table holds them. */
+  termIds: Int32Array;
+  terms: string[];
+  /** Bytes of the keyword log the offsets refer to. */
+  logBytes: number;
+  live: Uint8Array;
+  keyCols: Int32Array[];
+  pathCol: Int32Array;
+  vectors: Int8Array;
+  /** Per slot: byte offset and length of its keyword record in the log (length 0: none). */
+  kwOffset: Float64Array;
+  kwLength: Int32Array;
+}
+
+type Meta = Omit<SnapshotState, 'live' | 'keyCols' | 'pathCol' | 'vectors' | 'kwOffset' | 'kwLength' | 'termIds'>;
+
+/**
+ * Writes `state` to `path` (through a temporary file, fsync'd and renamed), so a restart reads
+ * the mirror back with a few large reads instead of decoding every SQLite row. The caller stores
+ * `state.token` in SQLite afterwards; a snapshot is trusted only when the tokens match.
+ */
+export function writeSnapshot(path: string, state: SnapshotState): void {
+  const meta: Meta = { token: state.token, dims: state.dims, high: state.high, keyDicts: state.keyDicts, paths: state.paths, ids: state.ids, tags: state.tags, terms: state.terms, logBytes: state.logBytes };
+  const sections: ArrayBufferView[] = [state.live, ...state.keyCols, state.pathCol, state.vectors, state.kwOffset, state.kwLength, state.termIds];
+  const json = Buffer.from(JSON.stringify({ ...meta, sections: sections.map((s) => s.byteLength) }), 'utf8');
+  const head = Buffer.alloc(align8(12 + json.length));
+  head.write(MAGIC, 0, 'latin1');
+  head.writeUInt32LE(json.length, 8);
+  json.copy(head, 12);
+  const tmp = `${path}.tmp`;
+  const fd = openSync(tmp, 'w');
+  try {
+    let at = writeAll(fd, head, 0);
+    const pad = Buffer.alloc(8);
+    for (const s of sections) {
+      at = writeAll(fd, Buffer.from(s.buffer, s.byteOffset, s.byteLength), at);
+      const extra = align8(s.byteLength) - s.byteLength;
+      if (extra) at = writeAll(fd, pad.subarray(0, extra), at);
+    }
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, path);
+}
+
+/** Reads a snapshot written by {@link writeSnapshot}; null when missing, from another token, or malformed. */
+export function readSnapshot(path: string, token: string, keyCount: number): SnapshotState | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const first = Buffer.alloc(12);
+    if (readSync(fd, first, 0, 12, 0) !== 12 || first.toString('latin1', 0, 8) !== MAGIC) return null;
+    const jsonBytes = first.readUInt32LE(8);
+    if (12 + jsonBytes > size) return null;
+    const json = Buffer.alloc(jsonBytes);
+    readAll(fd, json, 12);
+    const meta = JSON.parse(json.toString('utf8')) as Meta & { sections: number[] };
+    if (meta.token !== token) return null;
+    const { high, dims } = meta;
+    const expected = [high, ...Array.from({ length: keyCount }, () => high * 4), high * 4, high * dims, high * 8, high * 4, meta.terms.length * 4];
+    if (meta.sections.length !== expected.length || meta.sections.some((b, i) => b !== expected[i]) || meta.ids.length !== high) return null;
+    let at = align8(12 + jsonBytes);
+    if (at + meta.sections.reduce((sum, b) => sum + align8(b), 0) > size) return null;
+    const read = <T extends ArrayBufferView>(make: (bytes: number) => T): T => {
+      const bytes = meta.sections.length ? meta.sections[sectionIndex++] : 0;
+      const out = make(bytes);
+      readAll(fd, Buffer.from(out.buffer, out.byteOffset, out.byteLength), at);
+      at += align8(bytes);
+      return out;
+    };
+    let sectionIndex = 0;
+    const live = read((b) => new Uint8Array(b));
+    const keyCols = Array.from({ length: keyCount }, () => read((b) => new Int32Array(b / 4)));
+    const pathCol = read((b) => new Int32Array(b / 4));
+    const vectors = read((b) => new Int8Array(b));
+    const kwOffset = read((b) => new Float64Array(b / 8));
+    const kwLength = read((b) => new Int32Array(b / 4));
+    const termIds = read((b) => new Int32Array(b / 4));
+    return { ...meta, live, keyCols, pathCol, vectors, kwOffset, kwLength, termIds };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Removes a snapshot or log file (missing is fine). */
+export function removeSnapshot(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // not there
+  }
+}
+
+/**
+ * Append-only file of keyword records (the `kw` column's bytes), so a snapshot can point at each
+ * slot's record instead of copying them all at close. Replaced records stay as garbage until
+ * {@link KeywordLog.compact}. Like the snapshot it is a cache: SQLite remains the durable store.
+ */
+export class KeywordLog {
+  private batch = Buffer.allocUnsafe(1 << 20);
+  private batchUsed = 0;
+
+  private constructor(
+    private readonly path: string,
+    private fd: number,
+    /** Bytes in the file. */
+    public size: number,
+  ) {}
+
+  /** Opens the log keeping its first `keep` bytes (pass 0 to start it over). */
+  static open(path: string, keep: number): KeywordLog {
+    // Started over as a new file: a connection still holding the old one cannot write into this one.
+    if (keep === 0) removeSnapshot(path);
+    const fd = openSync(path, 'a+');
+    closeSync(fd);
+    const rw = openSync(path, 'r+');
+    if (fstatSync(rw).size !== keep) ftruncateSync(rw, keep);
+    return new KeywordLog(path, rw, keep);
+  }
+
+  /** Queues `record`; returns the byte offset it will have once {@link flush}ed. */
+  append(record: Uint8Array): number {
+    if (this.batchUsed + record.byteLength > this.batch.length) {
+      if (this.batchUsed) this.flush();
+      if (record.byteLength > this.batch.length) this.batch = Buffer.allocUnsafe(2 * record.byteLength);
+    }
+    const offset = this.size + this.batchUsed;
+    this.batch.set(record, this.batchUsed);
+    this.batchUsed += record.byteLength;
+    return offset;
+  }
+
+  /** Writes what {@link append} queued. */
+  flush(): void {
+    if (!this.batchUsed) return;
+    writeAll(this.fd, this.batch.subarray(0, this.batchUsed), this.size);
+    this.size += this.batchUsed;
+    this.batchUsed = 0;
+  }
+
+  /** Drops anything queued but not flushed (its transaction rolled back). */
+  discard(): void {
+    this.batchUsed = 0;
+  }
+
+  /** The first `bytes` of the log in one buffer (4-byte aligned, so records can be viewed as int32). */
+  readAll(bytes: number): Buffer {
+    const out = Buffer.from(new ArrayBuffer(bytes));
+    readAll(this.fd, out, 0);
+    return out;
+  }
+
+  /**
+   * Rewrites the log with only the records of live slots (when replaced records outweigh live
+   * ones), updating `offset` in place.
+   */
+  compact(offset: Float64Array, length: Int32Array, slots: number): void {
+    this.flush();
+    let live = 0;
+    for (let s = 0; s < slots; s++) live += length[s];
+    if (this.size <= 2 * live + (64 << 20)) return;
+    const old = this.readAll(this.size);
+    const tmp = `${this.path}.tmp`;
+    const fd = openSync(tmp, 'w+');
+    let at = 0;
+    try {
+      const out = Buffer.allocUnsafe(Math.min(live, 64 << 20) || 1);
+      let used = 0;
+      for (let s = 0; s < slots; s++) {
+        const n = length[s];
+        if (!n) continue;
+        if (used + n > out.length) {
+          at = writeAll(fd, out.subarray(0, used), at);
+          used = 0;
+        }
+        if (n > out.length) {
+          at = writeAll(fd, old.subarray(offset[s], offset[s] + n), at);
+          offset[s] = at - n;
+          continue;
+        }
+        old.copy(out, used, offset[s], offset[s] + n);
+        offset[s] = at + used;
+        used += n;
+      }
+      at = writeAll(fd, out.subarray(0, used), at);
+    } catch (e) {
+      closeSync(fd);
+      throw e;
+    }
+    closeSync(this.fd);
+    renameSync(tmp, this.path);
+    this.fd = fd;
+    this.size = at;
+  }
+
+  sync(): void {
+    this.flush();
+    fsyncSync(this.fd);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+function align8(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
+function writeAll(fd: number, data: Uint8Array, position: number): number {
+  let done = 0;
+  while (done < data.byteLength) {
+    done += writeSync(fd, data, done, Math.min(IO_STEP, data.byteLength - done), position + done);
+  }
+  return position + data.byteLength;
+}
+
+function readAll(fd: number, into: Uint8Array, position: number): void {
+  let done = 0;
+  while (done < into.byteLength) {
+    const n = readSync(fd, into, done, Math.min(IO_STEP, into.byteLength - done), position + done);
+    if (n === 0) throw new Error('snapshot file is shorter than its header says');
+    done += n;
+  }
+}
