@@ -14,10 +14,10 @@ export interface SnapshotState {
   keyDicts: string[][];
   /** Interned paths, code 1 first. */
   paths: string[];
-  /** Id per slot (null for free slots). */
-  ids: (string | null)[];
-  /** `[slot, tags]` for slots with tags. */
-  tags: [number, string[]][];
+  /** JSON (UTF-8) of the id per slot (null for free slots); decoded only when first needed. */
+  idsJson: Uint8Array;
+  /** JSON (UTF-8) of `[slot, tags]` for slots with tags; decoded only when first needed. */
+  tagsJson: Uint8Array;
   /** Keyword vocabulary: ids and terms, as the `<collection>_terms` table holds them. */
   termIds: Int32Array;
   terms: string[];
@@ -32,7 +32,7 @@ export interface SnapshotState {
   kwLength: Int32Array;
 }
 
-type Meta = Omit<SnapshotState, 'live' | 'keyCols' | 'pathCol' | 'vectors' | 'kwOffset' | 'kwLength' | 'termIds'>;
+type Meta = Omit<SnapshotState, 'live' | 'keyCols' | 'pathCol' | 'vectors' | 'kwOffset' | 'kwLength' | 'termIds' | 'idsJson' | 'tagsJson'>;
 
 /**
  * Writes `state` to `path` (through a temporary file, fsync'd and renamed), so a restart reads
@@ -40,8 +40,8 @@ type Meta = Omit<SnapshotState, 'live' | 'keyCols' | 'pathCol' | 'vectors' | 'kw
  * `state.token` in SQLite afterwards; a snapshot is trusted only when the tokens match.
  */
 export function writeSnapshot(path: string, state: SnapshotState): void {
-  const meta: Meta = { token: state.token, dims: state.dims, high: state.high, keyDicts: state.keyDicts, paths: state.paths, ids: state.ids, tags: state.tags, terms: state.terms, logBytes: state.logBytes };
-  const sections: ArrayBufferView[] = [state.live, ...state.keyCols, state.pathCol, state.vectors, state.kwOffset, state.kwLength, state.termIds];
+  const meta: Meta = { token: state.token, dims: state.dims, high: state.high, keyDicts: state.keyDicts, paths: state.paths, terms: state.terms, logBytes: state.logBytes };
+  const sections: ArrayBufferView[] = [state.live, ...state.keyCols, state.pathCol, state.vectors, state.kwOffset, state.kwLength, state.termIds, state.idsJson, state.tagsJson];
   const json = Buffer.from(JSON.stringify({ ...meta, sections: sections.map((s) => s.byteLength) }), 'utf8');
   const head = Buffer.alloc(align8(12 + json.length));
   head.write(MAGIC, 0, 'latin1');
@@ -64,8 +64,12 @@ export function writeSnapshot(path: string, state: SnapshotState): void {
   renameSync(tmp, path);
 }
 
-/** Reads a snapshot written by {@link writeSnapshot}; null when missing, from another token, or malformed. */
-export function readSnapshot(path: string, token: string, keyCount: number): SnapshotState | null {
+/**
+ * Reads a snapshot written by {@link writeSnapshot}; null when missing, from another token, or
+ * malformed. `vectorsInto` may supply where the vectors go (read in place: no second copy of the
+ * largest section).
+ */
+export function readSnapshot(path: string, token: string, keyCount: number, vectorsInto?: (high: number, dims: number) => Int8Array): SnapshotState | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -84,7 +88,8 @@ export function readSnapshot(path: string, token: string, keyCount: number): Sna
     if (meta.token !== token) return null;
     const { high, dims } = meta;
     const expected = [high, ...Array.from({ length: keyCount }, () => high * 4), high * 4, high * dims, high * 8, high * 4, meta.terms.length * 4];
-    if (meta.sections.length !== expected.length || meta.sections.some((b, i) => b !== expected[i]) || meta.ids.length !== high) return null;
+    // The two JSON sections (ids, tags) come last, with any length.
+    if (meta.sections.length !== expected.length + 2 || expected.some((b, i) => b !== meta.sections[i])) return null;
     let at = align8(12 + jsonBytes);
     if (at + meta.sections.reduce((sum, b) => sum + align8(b), 0) > size) return null;
     const read = <T extends ArrayBufferView>(make: (bytes: number) => T): T => {
@@ -98,11 +103,14 @@ export function readSnapshot(path: string, token: string, keyCount: number): Sna
     const live = read((b) => new Uint8Array(b));
     const keyCols = Array.from({ length: keyCount }, () => read((b) => new Int32Array(b / 4)));
     const pathCol = read((b) => new Int32Array(b / 4));
-    const vectors = read((b) => new Int8Array(b));
+    const vectors = read((b) => vectorsInto?.(high, dims) ?? new Int8Array(b));
+    if (vectors.byteLength !== high * dims) return null;
     const kwOffset = read((b) => new Float64Array(b / 8));
     const kwLength = read((b) => new Int32Array(b / 4));
     const termIds = read((b) => new Int32Array(b / 4));
-    return { ...meta, live, keyCols, pathCol, vectors, kwOffset, kwLength, termIds };
+    const idsJson = read((b) => Buffer.allocUnsafe(b));
+    const tagsJson = read((b) => Buffer.allocUnsafe(b));
+    return { ...meta, live, keyCols, pathCol, vectors, kwOffset, kwLength, termIds, idsJson, tagsJson };
   } catch {
     return null;
   } finally {

@@ -17,6 +17,14 @@ import { Int8Columns } from './int8-columns';
 import { absQuantile, INT8_QUANTILE, normalize, quantizeInto } from './int8-quantizer';
 import { KeywordIndex, keywordQueryTerms } from './keyword-index';
 
+/**
+ * A point may carry the tokenizer's output for its `text` (computed off this thread, e.g. by the
+ * indexer's parse workers); it must equal `tokenize(text)`.
+ */
+export interface PreTokenized {
+  tokens?: readonly string[];
+}
+
 /** The filterable facts of one point, extracted by the typed index (chunk or task). */
 export interface RowFacts {
   /** Fixed arity per collection; `keys[0]` is always the workspace id. */
@@ -104,9 +112,14 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private pathCol = new Int32Array(0);
   private pathDict = new Map<string, number>();
   private pathList: string[] = [''];
-  private tagsBySlot: (string[] | undefined)[] = [];
-  private idBySlot: (string | undefined)[] = [];
-  private readonly slotById = new Map<string, number>();
+  private tagsOfSlot: (string[] | undefined)[] = [];
+  private idOfSlot: (string | null | undefined)[] = [];
+  private readonly slotOfId = new Map<string, number>();
+  /**
+   * Ids and tags of a mirror restored from a snapshot, as JSON, decoded on first use (a write, a
+   * lookup by id, a symbol filter): a million strings, arrays and map entries cost seconds at open.
+   */
+  private pendingIdentity: { ids: Uint8Array; tags: Uint8Array } | null = null;
   private freeSlots: number[] = [];
   private liveCount = 0;
   private scratch = new Int8Array(0);
@@ -311,7 +324,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const tags: [number, string[]][] = [];
         const ids: (string | null)[] = new Array(high);
         for (let s = 0; s < high; s++) {
-          ids[s] = this.live[s] ? this.idBySlot[s]! : null;
+          ids[s] = this.live[s] ? (this.idBySlot[s] ?? null) : null;
           const t = this.tagsBySlot[s];
           if (t && this.live[s]) tags.push([s, t]);
         }
@@ -320,14 +333,15 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
           for (const [v, c] of dict) values[c - 1] = v;
           return values;
         };
+        const json = (value: unknown) => Buffer.from(JSON.stringify(value), 'utf8');
         const state: SnapshotState = {
           token: randomUUID(),
           dims: this.dims,
           high,
           keyDicts: this.keyDicts.map(dictValues),
           paths: this.pathList.slice(1),
-          ids,
-          tags,
+          idsJson: json(ids),
+          tagsJson: json(tags),
           termIds: Int32Array.from(termIds),
           terms,
           logBytes: log.size,
@@ -384,9 +398,15 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     if (!this.snapshotPath) return false;
     const token = (this.stmt.fileToken.get(this.snapshotKey) as { token: string } | undefined)?.token;
     if (!token) return false;
-    const snap = readSnapshot(this.snapshotPath, token, this.keyCount);
-    if (!snap) return false;
     const meta = this.stmt.meta.get(this.name) as { dims: number | null; scale: number | null } | undefined;
+    // The vectors are read straight into the mirror's array (sized here; `load()` starts over if anything is off).
+    const snap = readSnapshot(this.snapshotPath, token, this.keyCount, (high, dims) => {
+      this.resetMirror(meta);
+      if (this.dims !== dims) return new Int8Array(high * dims);
+      this.ensureCapacity(high);
+      return this.vectors.subarray(0, high * dims);
+    });
+    if (!snap) return false;
     const maxSlot = (this.stmt.maxSlot.get() as { slot: number | null }).slot;
     let lastLive = -1;
     let live = 0;
@@ -411,10 +431,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       this.openKeywordLog(snap.logBytes);
       if (!this.kwLog) return false;
       const records = this.kwLog.readAll(snap.logBytes);
-      this.resetMirror(meta);
-      this.ensureCapacity(snap.high);
       const dims = snap.dims;
-      this.vectors.set(snap.vectors);
+      if (this.vectors.buffer !== snap.vectors.buffer || this.high !== snap.high) throw new Error('snapshot not read into the mirror');
       this.live.set(snap.live);
       for (let i = 0; i < this.keyCount; i++) {
         this.keyCols[i].set(snap.keyCols[i]);
@@ -428,10 +446,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       this.kwLength.set(snap.kwLength);
       for (let i = 0; i < snap.termIds.length; i++) this.keyword.defineTerm(snap.termIds[i], snap.terms[i]);
       for (let s = 0; s < snap.high; s++) {
-        const id = snap.ids[s];
-        if (!snap.live[s] || id === null) continue;
-        this.idBySlot[s] = id;
-        this.slotById.set(id, s);
+        if (!snap.live[s]) continue;
         this.liveCount++;
         const pc = this.pathCol[s];
         if (pc !== 0) {
@@ -443,8 +458,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const off = snap.kwOffset[s];
         this.keyword.restore(s, records.subarray(off, off + snap.kwLength[s]));
       }
-      for (const [s, tags] of snap.tags) this.tagsBySlot[s] = tags;
       this.keyword.finishRestore();
+      this.pendingIdentity = { ids: snap.idsJson, tags: snap.tagsJson };
       for (let s = this.high - 1; s >= 0; s--) if (!this.live[s]) this.freeSlots.push(s);
       if (this.vectors.length !== this.capacity * dims) throw new Error('snapshot dims disagree');
       this.snapshotStale = false;
@@ -470,6 +485,44 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   /** The int8 matrix exactly as searched (slots × dims, holes are zero); for benchmarks and diagnostics only. */
   int8Matrix(): { data: Int8Array; dims: number; slots: number } {
     return { data: this.vectors.subarray(0, this.high * (this.dims ?? 0)), dims: this.dims ?? 0, slots: this.high };
+  }
+
+  private get idBySlot(): (string | null | undefined)[] {
+    if (this.pendingIdentity) this.decodeIdentity();
+    return this.idOfSlot;
+  }
+
+  private set idBySlot(ids: (string | null | undefined)[]) {
+    this.pendingIdentity = null;
+    this.idOfSlot = ids;
+  }
+
+  private get slotById(): Map<string, number> {
+    if (this.pendingIdentity) this.decodeIdentity();
+    return this.slotOfId;
+  }
+
+  private get tagsBySlot(): (string[] | undefined)[] {
+    if (this.pendingIdentity) this.decodeIdentity();
+    return this.tagsOfSlot;
+  }
+
+  private set tagsBySlot(tags: (string[] | undefined)[]) {
+    this.pendingIdentity = null;
+    this.tagsOfSlot = tags;
+  }
+
+  private decodeIdentity(): void {
+    const pending = this.pendingIdentity!;
+    this.pendingIdentity = null;
+    const ids = JSON.parse(Buffer.from(pending.ids.buffer, pending.ids.byteOffset, pending.ids.byteLength).toString('utf8')) as (string | null)[];
+    this.idOfSlot = ids;
+    for (let s = 0; s < ids.length; s++) {
+      const id = ids[s];
+      if (id !== null && this.live[s]) this.slotOfId.set(id, s);
+    }
+    const tags = JSON.parse(Buffer.from(pending.tags.buffer, pending.tags.byteOffset, pending.tags.byteLength).toString('utf8')) as [number, string[]][];
+    for (const [s, t] of tags) this.tagsOfSlot[s] = t;
   }
 
   /** Empties the mirror (dims and scale from the meta row). */
@@ -634,7 +687,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
 
   private clearSlot(slot: number): void {
     const id = this.idBySlot[slot];
-    if (id !== undefined) this.slotById.delete(id);
+    if (id != null) this.slotById.delete(id);
     if (this.live[slot]) {
       this.liveCount--;
       this.unlinkPath(slot);
@@ -736,7 +789,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const f32 = batch.subarray(idx * dims, (idx + 1) * dims);
         quantizeInto(f32, this.scale!, i8);
         // Encoding interns new terms; they are persisted below, in this same transaction.
-        const record = this.keyword.encode(tokenize(p.text ?? ''));
+        const record = this.keyword.encode((p as PreTokenized).tokens ?? tokenize(p.text ?? ''));
         const stored = KeywordIndex.serialize(record, this.recordScratch);
         this.stmt.upsert.run(slot, p.id, JSON.stringify(facts.keys), facts.path, JSON.stringify(facts.tags), JSON.stringify(p.payload),
           i8buf, f32buf.subarray(idx * dims * 4, (idx + 1) * dims * 4), stored);
