@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { processLauncher } from './process-launcher';
 
 /** Options for {@link runGit}. */
 export interface RunGitOptions {
@@ -129,17 +129,9 @@ export async function runGitOutside(args: readonly string[], options: RunGitOpti
   return (await execGit(hardenedArgs(args, []), options, args)).toString('utf8');
 }
 
-function execGit(fullArgs: readonly string[], options: RunGitOptions & { cwd?: string; timeoutMs?: number }, shownArgs: readonly string[] = fullArgs): Promise<Buffer> {
+async function execGit(fullArgs: readonly string[], options: RunGitOptions & { cwd?: string; timeoutMs?: number }, shownArgs: readonly string[] = fullArgs): Promise<Buffer> {
   const { maxBuffer = DEFAULT_MAX_BUFFER, input, cwd, timeoutMs } = options;
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', [...fullArgs], { maxBuffer, encoding: 'buffer', env: hardenedGitEnv(), cwd, timeout: timeoutMs }, (error, stdout, stderr) => {
-      if (error) {
-        const code = typeof (error as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? (error as { code: number }).code : null;
-        reject(new GitCommandError(shownArgs, code, stderr.toString('utf8') || error.message));
-        return;
-      }
-      resolve(stdout);
-    });
-    if (input !== undefined) child.stdin?.end(input);
-  });
+  const result = await processLauncher.run({ file: 'git', args: fullArgs, env: hardenedGitEnv(), cwd, timeout: timeoutMs, maxBuffer, input });
+  if (result.ok) return result.stdout;
+  throw new GitCommandError(shownArgs, result.failure.exitCode, result.failure.stderr.toString('utf8') || result.failure.message);
 }
