@@ -103,6 +103,13 @@ describe('makeDataset from a real git history', () => {
     expect(byDefault.tasks.length).toBeGreaterThan(4);
   });
 
+  it('keeps only long messages as queries when asked (issue-report-like datasets)', async () => {
+    const long = await makeDataset({ repoPath: repo.path, outDir: out, cutoff: sha.cutoff, minQueryChars: 45, overwrite: true });
+    expect(long.queries.map((q) => q.query)).toEqual(['Cookies are dropped when the browser sends several headers']);
+    expect(long.meta.counts.skipped_queries).toMatchObject({ 'short-message': 2 });
+    expect(long.meta.options).toMatchObject({ min_query_chars: 45 });
+  });
+
   it('explains a bad cutoff or a non-repository', async () => {
     await expect(makeDataset({ repoPath: repo.path, outDir: out, cutoff: 'no-such-ref', overwrite: true })).rejects.toThrow(/neither a commit/);
     await expect(makeDataset({ repoPath: out, outDir: join(out, 'x') })).rejects.toThrow(/not a git repository/);

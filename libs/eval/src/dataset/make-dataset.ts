@@ -16,6 +16,8 @@ export interface MakeDatasetOptions {
   cutoff?: string;
   /** Later commits changing more files than this are not queries (default 15). */
   maxFilesPerQuery?: number;
+  /** Later commits whose message (subject + trailer-free body) is shorter are not queries (default 0: keep all). Long messages stand in for issue reports. */
+  minQueryChars?: number;
   /** Replace an existing non-empty `corpus/` folder (default false: refuse). */
   overwrite?: boolean;
 }
@@ -66,7 +68,7 @@ interface TreeEntry {
  * meta.counts // { tasks: 3120, queries: 412, corpus_files: 230, ... }
  */
 export async function makeDataset(options: MakeDatasetOptions): Promise<MadeDataset> {
-  const { repoPath, outDir, maxFilesPerQuery = 15, overwrite = false } = options;
+  const { repoPath, outDir, maxFilesPerQuery = 15, minQueryChars = 0, overwrite = false } = options;
   if (!(await isGitRepo(repoPath))) throw new Error(`makeDataset: ${repoPath} is not a git repository`);
   const cutoffSha = await resolveCutoff(repoPath, options.cutoff);
   const cutoffDate = toUtcIso((await runGit(repoPath, ['show', '-s', '--format=%cI', cutoffSha])).trim());
@@ -82,7 +84,11 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
 
   const after = await readCommitHistory(repoPath, { rev: `${cutoffSha}..HEAD`, reverse: true });
   const skipped: Record<string, number> = {};
-  const drafts = buildQueryDrafts(after, atCutoff, maxFilesPerQuery, skipped);
+  const drafts = buildQueryDrafts(after, atCutoff, maxFilesPerQuery, skipped).filter((d) => {
+    if (d.query.length >= minQueryChars) return true;
+    skipped['short-message'] = (skipped['short-message'] ?? 0) + 1;
+    return false;
+  });
 
   const candidates = new Set<string>();
   const mentions = drafts.map((d) => codeMentions(d.query));
@@ -110,7 +116,7 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
       skipped_queries: skipped,
       query_types: types,
     },
-    options: { cutoff: options.cutoff ?? null, max_files_per_query: maxFilesPerQuery },
+    options: { cutoff: options.cutoff ?? null, max_files_per_query: maxFilesPerQuery, ...(minQueryChars > 0 ? { min_query_chars: minQueryChars } : {}) },
   };
   await writeDataset(outDir, { tasks, queries, meta });
   return { dir: outDir, meta, tasks, queries };

@@ -26,6 +26,7 @@ interface MakeDatasetOpts {
   out: string;
   cutoff?: string;
   maxFiles: string;
+  minQueryChars: string;
   overwrite?: boolean;
   json?: boolean;
 }
@@ -59,11 +60,14 @@ export function registerEval(program: Command): void {
     .requiredOption('--out <dir>', 'dataset folder to write (corpus/, tasks.jsonl, queries.jsonl, meta.json)')
     .option('--cutoff <sha|ref|date>', 'cutoff commit, or an ISO date (default: the mainline commit at 70 % of history)')
     .option('--max-files <n>', 'later commits touching more files are not queries', '15')
+    .option('--min-query-chars <n>', 'later commits with a shorter message are not queries (long messages stand in for issue reports)', '0')
     .option('--overwrite', 'replace an existing corpus/ folder')
     .option('--json', 'print meta.json on stdout')
     .action(async (opts: MakeDatasetOpts) => {
       const maxFiles = Number(opts.maxFiles);
       if (!Number.isInteger(maxFiles) || maxFiles < 1) fail(`--max-files must be a positive integer, got "${opts.maxFiles}"`, ExitCode.BadInput);
+      const minQueryChars = Number(opts.minQueryChars);
+      if (!Number.isInteger(minQueryChars) || minQueryChars < 0) fail(`--min-query-chars must be a non-negative integer, got "${opts.minQueryChars}"`, ExitCode.BadInput);
       let repoPath = opts.git;
       let cloneDir: string | null = null;
       if (/^[a-z][a-z0-9+.-]*:\/\//i.test(opts.git) || /^[^/\s]+@[^:\s]+:/.test(opts.git)) {
@@ -78,7 +82,7 @@ export function registerEval(program: Command): void {
         repoPath = cloneDir;
       } else if (!existsSync(opts.git)) fail(`--git ${opts.git}: no such directory`, ExitCode.BadInput);
       try {
-        const made = await makeDataset({ repoPath: resolve(repoPath), outDir: resolve(opts.out), cutoff: opts.cutoff, maxFilesPerQuery: maxFiles, overwrite: opts.overwrite });
+        const made = await makeDataset({ repoPath: resolve(repoPath), outDir: resolve(opts.out), cutoff: opts.cutoff, maxFilesPerQuery: maxFiles, minQueryChars, overwrite: opts.overwrite });
         if (opts.json) process.stdout.write(`${JSON.stringify(made.meta)}\n`);
         else {
           const c = made.meta.counts;
