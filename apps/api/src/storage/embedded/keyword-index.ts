@@ -41,8 +41,13 @@ const T_SCRATCH = 3;
 
 /** Words before the term ids in a document record: distinct-term count `u`, token count `n`. */
 const HEAD = 2;
-/** Documents longer than this store 32-bit (not 16-bit) term frequencies and token sequence. */
+/**
+ * A record's term frequencies and token sequence are packed 16 bits each when persisted (32 bits
+ * when the document has more than 65535 tokens); in memory, documents of at most 255 tokens (most
+ * chunks) pack them 8 bits each. `entryBits` gives the width.
+ */
 const MAX_PACKED = 0xffff;
+const MAX_BYTE_PACKED = 0xff;
 /** A posting is `slot << 8 | tf` in one int32, so slots must stay below 2²⁴. */
 export const MAX_KEYWORD_SLOTS = 1 << 24;
 /** A posting's tf byte at this value means "255 or more": the exact count is read from the document's record. */
@@ -63,9 +68,10 @@ const MAX_PENDING = 1 << 18;
  *   in the document's record" (only documents repeating one term 255+ times pay that).
  * - **document records** live back to back in one arena (compacted the same way). A record is
  *   `[u, n, terms(u) sorted, then u term frequencies followed by the n tokens as indices into
- *   terms]`, the last part packed two 16-bit values per word (32-bit when n > 65535). That is
- *   exactly what SQLite stores ({@link KeywordIndex.serialize}), so a restart copies records in and
- *   builds the postings in two passes without re-tokenizing ({@link KeywordIndex.restore}).
+ *   terms]`, the last part packed four 8-bit values per word when n ≤ 255 (most chunks), else two
+ *   16-bit values (32-bit when n > 65535). SQLite stores the same with 16-bit packing for short
+ *   documents too ({@link KeywordIndex.serialize}), so a restart repacks records instead of
+ *   re-tokenizing and builds the postings in two passes ({@link KeywordIndex.restore}).
  * - **writes that would shift a list are deferred**: `remove` queues its (term, slot) pairs, and
  *   so does posting a slot that does not sort last in a list (a reused slot); the next search
  *   applies the queue, one forward and one backward pass per touched list, taking the truth from
@@ -125,6 +131,7 @@ export class KeywordIndex {
   private tfs = new Int32Array(256);
   private stampCounter = 0;
   private encoded = new Int32Array(1024);
+  private restoreScratch = new Int32Array(1024);
 
   constructor({ k1 = 1.2, b = 0.75, probeCost = 8 }: KeywordIndexOptions = {}) {
     this.k1 = k1;
@@ -187,7 +194,7 @@ export class KeywordIndex {
       tfs[j] = 0;
     }
     for (let i = 0; i < n; i++) tfs[meta[ids[i] * TERM_STRIDE + T_SCRATCH]]++;
-    const wide = n > MAX_PACKED;
+    const bits = entryBits(n, true);
     const base = HEAD + u;
     const words = recordLength(u, n);
     if (this.encoded.length < words) this.encoded = new Int32Array(Math.max(words, 2 * this.encoded.length));
@@ -196,16 +203,8 @@ export class KeywordIndex {
     data[0] = u;
     data[1] = n;
     data.set(sorted, HEAD);
-    if (wide) {
-      data.set(tfs.subarray(0, u), base);
-      for (let i = 0; i < n; i++) data[base + u + i] = meta[ids[i] * TERM_STRIDE + T_SCRATCH];
-    } else {
-      for (let j = 0; j < u; j++) data[base + (j >> 1)] |= tfs[j] << ((j & 1) << 4);
-      for (let i = 0; i < n; i++) {
-        const k = u + i;
-        data[base + (k >> 1)] |= meta[ids[i] * TERM_STRIDE + T_SCRATCH] << ((k & 1) << 4);
-      }
-    }
+    for (let j = 0; j < u; j++) setEntry(data, base, j, bits, tfs[j]);
+    for (let i = 0; i < n; i++) setEntry(data, base, u + i, bits, meta[ids[i] * TERM_STRIDE + T_SCRATCH]);
     return data;
   }
 
@@ -233,24 +232,29 @@ export class KeywordIndex {
     this.totalLen += n;
     const u = data[0];
     const base = at + HEAD + u;
-    const wide = n > MAX_PACKED;
+    const bits = entryBits(n, true);
     this.reservePending(u);
-    for (let j = 0; j < u; j++) this.post(data[HEAD + j], slot, wide ? this.rec[base + j] : unpack(this.rec, base, j));
+    for (let j = 0; j < u; j++) this.post(data[HEAD + j], slot, entry(this.rec, base, j, bits));
   }
 
   /**
-   * The record as persisted (little-endian int32; the in-memory layout is the same). With `into`,
-   * the bytes are written there (grown when short) and a view returned — for callers that hand
-   * them straight to SQLite, which copies.
+   * The record as persisted (little-endian int32, entries 16 bits wide even where memory packs
+   * them in 8). With `into`, the bytes are written there (grown when short) and a view returned —
+   * for callers that hand them straight to SQLite, which copies.
    */
   static serialize(data: Int32Array, into?: { buffer: Int32Array }): Buffer {
-    const words = data.length;
+    const u = data[0];
+    const n = data[1];
+    const words = storedLength(u, n);
     let out: Int32Array;
     if (into) {
       if (into.buffer.length < words) into.buffer = new Int32Array(Math.max(words, 2 * into.buffer.length));
       out = into.buffer;
     } else out = new Int32Array(words);
-    out.set(data);
+    const base = HEAD + u;
+    out.set(data.subarray(0, base));
+    out.fill(0, base, words);
+    repack(data, base, entryBits(n, true), out, base, entryBits(n, false), u + n);
     return Buffer.from(out.buffer, out.byteOffset, words * 4);
   }
 
@@ -265,10 +269,20 @@ export class KeywordIndex {
     const head = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
     const u = head.getInt32(0, true);
     const n = head.getInt32(4, true);
-    if (u < 0 || n < u || words !== recordLength(u, n)) throw new Error(`keyword record of slot ${slot} is corrupt (u=${u}, n=${n}, ${words} words)`);
+    if (u < 0 || n < u || words !== storedLength(u, n)) throw new Error(`keyword record of slot ${slot} is corrupt (u=${u}, n=${n}, ${words} words)`);
     if (this.has(slot)) this.drop(slot);
-    const at = this.store(slot, words);
-    new Uint8Array(this.rec.buffer, this.rec.byteOffset + 4 * at, blob.byteLength).set(blob);
+    const at = this.store(slot, recordLength(u, n));
+    const storedBits = entryBits(n, false);
+    const bits = entryBits(n, true);
+    if (bits === storedBits) new Uint8Array(this.rec.buffer, this.rec.byteOffset + 4 * at, blob.byteLength).set(blob);
+    else {
+      if (this.restoreScratch.length < words) this.restoreScratch = new Int32Array(Math.max(words, 2 * this.restoreScratch.length));
+      const stored = this.restoreScratch;
+      new Uint8Array(stored.buffer, 0, blob.byteLength).set(blob);
+      this.rec.set(stored.subarray(0, HEAD + u), at);
+      this.rec.fill(0, at + HEAD + u, at + recordLength(u, n));
+      repack(stored, HEAD + u, storedBits, this.rec, at + HEAD + u, bits, u + n);
+    }
     for (let j = 0; j < u; j++) {
       const t = this.rec[at + HEAD + j];
       if (t < 0 || t >= this.vocab.size) {
@@ -316,10 +330,10 @@ export class KeywordIndex {
       const at = this.recAt[slot] - 1;
       const u = rec[at];
       const base = at + HEAD + u;
-      const wide = rec[at + 1] > MAX_PACKED;
+      const bits = entryBits(rec[at + 1], true);
       for (let j = 0; j < u; j++) {
         const t = rec[at + HEAD + j];
-        const tf = wide ? rec[base + j] : unpack(rec, base, j);
+        const tf = entry(rec, base, j, bits);
         pool[this.meta[t * TERM_STRIDE + P_START] + this.meta[t * TERM_STRIDE + P_LEN]++] = (slot << 8) | (tf < TF_CAPPED ? tf : TF_CAPPED);
       }
     }
@@ -466,7 +480,7 @@ export class KeywordIndex {
     const u = this.rec[at];
     const li = search(this.rec, at + HEAD, u, term);
     if (li < 0) return 0;
-    return this.rec[at + 1] > MAX_PACKED ? this.rec[at + HEAD + u + li] : unpack(this.rec, at + HEAD + u, li);
+    return entry(this.rec, at + HEAD + u, li, entryBits(this.rec[at + 1], true));
   }
 
   /** Reserves `words` in the record arena for `slot` (which holds no document) and returns the offset. */
@@ -702,11 +716,11 @@ export class KeywordIndex {
         const at = this.recAt[s] - 1;
         const u = rec[at];
         const base = at + HEAD + u;
-        const wide = rec[at + 1] > MAX_PACKED;
+        const bits = entryBits(rec[at + 1], true);
         for (let j = 1; j < m; j++) {
           const li = search(rec, at + HEAD, u, ids[j]);
           if (li < 0) continue outer;
-          tf = wide ? rec[base + li] : unpack(rec, base, li);
+          tf = entry(rec, base, li, bits);
           score += (weights[j] * tf) / (tf + norm);
         }
       }
@@ -757,18 +771,19 @@ export class KeywordIndex {
       const seq = at + HEAD + u; // token i is entry u + i of the packed area
       const last = rec[at + 1] - m;
       let tf = 0;
-      if (rec[at + 1] > MAX_PACKED) {
+      const bits = entryBits(rec[at + 1], true);
+      if (bits === 8) {
         for (let i = 0; i <= last; i++) {
-          if (rec[seq + u + i] !== qLocal[0]) continue;
+          if (unpack8(rec, seq, u + i) !== qLocal[0]) continue;
           let j = 1;
-          while (j < m && rec[seq + u + i + j] === qLocal[j]) j++;
+          while (j < m && unpack8(rec, seq, u + i + j) === qLocal[j]) j++;
           if (j === m) tf++;
         }
       } else {
         for (let i = 0; i <= last; i++) {
-          if (unpack(rec, seq, u + i) !== qLocal[0]) continue;
+          if (entry(rec, seq, u + i, bits) !== qLocal[0]) continue;
           let j = 1;
-          while (j < m && unpack(rec, seq, u + i + j) === qLocal[j]) j++;
+          while (j < m && entry(rec, seq, u + i + j, bits) === qLocal[j]) j++;
           if (j === m) tf++;
         }
       }
@@ -792,9 +807,24 @@ export class KeywordIndex {
   }
 }
 
+/** Width of a record's packed entries (term frequencies, then token sequence) for a document of `n` tokens. */
+function entryBits(n: number, inMemory: boolean): 8 | 16 | 32 {
+  if (n > MAX_PACKED) return 32;
+  return inMemory && n <= MAX_BYTE_PACKED ? 8 : 16;
+}
+
+function packedWords(entries: number, bits: number): number {
+  return bits === 8 ? (entries + 3) >> 2 : bits === 16 ? (entries + 1) >> 1 : entries;
+}
+
 /** Words of an in-memory record with `u` distinct terms and `n` tokens. */
 function recordLength(u: number, n: number): number {
-  return HEAD + u + (n > MAX_PACKED ? u + n : (u + n + 1) >> 1);
+  return HEAD + u + packedWords(u + n, entryBits(n, true));
+}
+
+/** Words of a persisted record with `u` distinct terms and `n` tokens. */
+function storedLength(u: number, n: number): number {
+  return HEAD + u + packedWords(u + n, entryBits(n, false));
 }
 
 function checkSlot(slot: number): void {
@@ -821,9 +851,42 @@ function lowerBound(a: Int32Array, from: number, to: number, slot: number): numb
   return lo - from;
 }
 
-/** Entry `i` of the 16-bit packed area starting at word `base`. */
-function unpack(data: Int32Array, base: number, i: number): number {
-  return (data[base + (i >> 1)] >>> ((i & 1) << 4)) & 0xffff;
+/** Entry `i` of the packed area starting at word `base`, `bits` wide. */
+function entry(data: Int32Array, base: number, i: number, bits: number): number {
+  if (bits === 8) return unpack8(data, base, i);
+  if (bits === 16) return (data[base + (i >> 1)] >>> ((i & 1) << 4)) & 0xffff;
+  return data[base + i];
+}
+
+function unpack8(data: Int32Array, base: number, i: number): number {
+  return (data[base + (i >> 2)] >>> ((i & 3) << 3)) & 0xff;
+}
+
+/** Sets entry `i` of a zeroed packed area. */
+function setEntry(data: Int32Array, base: number, i: number, bits: number, value: number): void {
+  if (bits === 8) data[base + (i >> 2)] |= value << ((i & 3) << 3);
+  else if (bits === 16) data[base + (i >> 1)] |= value << ((i & 1) << 4);
+  else data[base + i] = value;
+}
+
+/** Copies `count` entries between packed areas of different widths (the destination zeroed). */
+function repack(src: Int32Array, srcBase: number, srcBits: number, dst: Int32Array, dstBase: number, dstBits: number, count: number): void {
+  if (srcBits === dstBits) {
+    const words = packedWords(count, srcBits);
+    dst.set(src.subarray(srcBase, srcBase + words), dstBase);
+    return;
+  }
+  if (srcBits === 16 && dstBits === 8) {
+    // Two source words (four 16-bit entries, each < 256 here) make one destination word.
+    const words = (count + 3) >> 2;
+    for (let w = 0; w < words; w++) {
+      const lo = src[srcBase + 2 * w];
+      const hi = 2 * w + 1 < (count + 1) >> 1 ? src[srcBase + 2 * w + 1] : 0;
+      dst[dstBase + w] = (lo & 0xff) | ((lo >>> 8) & 0xff00) | ((hi & 0xff) << 16) | ((hi >>> 16) << 24);
+    }
+    return;
+  }
+  for (let i = 0; i < count; i++) setEntry(dst, dstBase, i, dstBits, entry(src, srcBase, i, srcBits));
 }
 
 /**
