@@ -117,6 +117,11 @@ describe('EmbeddedCollection dense search with the column scan', () => {
     columnar.deleteWhere({ keyValues: [['ws'], undefined, undefined, undefined], ids: ['c1', 'c2', 'c5'] });
     rowMajor.deleteWhere({ keyValues: [['ws'], undefined, undefined, undefined], ids: ['c1', 'c2', 'c5'] });
     await compare();
+    // Enough new points to outgrow the arrays: the copy is made again from the grown vectors.
+    const more = Array.from({ length: 3000 }, (_, i) => point(5000 + i, rnd));
+    columnar.upsert(more);
+    rowMajor.upsert(more);
+    await compare();
     expect(scans).toHaveBeenCalled();
   });
 });
