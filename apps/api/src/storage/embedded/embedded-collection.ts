@@ -1051,7 +1051,13 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     if (nonZero > qi8.length * SPARSE_QUERY_FRACTION) return null;
     if (this.columns?.of !== this.vectors) {
       if (this.columns) this.columns.index.reset();
-      this.columns = { of: this.vectors, index: this.columns?.index ?? new Int8Columns(this.dims!) };
+      try {
+        this.columns = { of: this.vectors, index: this.columns?.index ?? new Int8Columns(this.dims!) };
+      } catch {
+        // no WebAssembly memory to be had: stay on the row-major scan
+        this.columnsFailed = true;
+        return null;
+      }
     }
     if (!this.columns.index.covers(this.high)) {
       this.buildColumns();

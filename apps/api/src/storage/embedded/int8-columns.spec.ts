@@ -124,4 +124,27 @@ describe('EmbeddedCollection dense search with the column scan', () => {
     await compare();
     expect(scans).toHaveBeenCalled();
   });
+
+  it('keeps answering from the row-major scan when the copy cannot be made', async () => {
+    const rnd = seeded(11);
+    const grow = jest.spyOn(Int8Columns.prototype, 'buildNext').mockImplementation(() => {
+      throw new RangeError('WebAssembly.Memory.grow(): Maximum memory size exceeded');
+    });
+    try {
+      const columnar = open(1);
+      const rowMajor = open(Number.POSITIVE_INFINITY);
+      const points = Array.from({ length: 500 }, (_, i) => point(i, rnd));
+      columnar.upsert(points);
+      rowMajor.upsert(points);
+      const v = sparseQuery(rnd);
+      const filter = { keyValues: [['ws'], undefined, undefined, undefined] };
+      for (let i = 0; i < 3; i++) {
+        expect(columnar.searchDense(v, filter, 10).map((h) => h.score)).toEqual(rowMajor.searchDense(v, filter, 10).map((h) => h.score));
+        await settle();
+      }
+      expect(grow).toHaveBeenCalledTimes(1);
+    } finally {
+      grow.mockRestore();
+    }
+  });
 });
