@@ -34,6 +34,16 @@ export interface CodeChunk {
   content: string;
   /** A short header (path, symbol, signature) followed by `content`: what gets embedded. */
   embedText: string;
+  /**
+   * The keyword tokens of {@link chunkIndexText}, space-separated, when the chunk was made on a
+   * `ParsePool` worker with `keywordTokens` set: the store then does not tokenize on its thread.
+   */
+  keywordTokens?: string;
+}
+
+/** What a chunk is indexed under for keyword search: its path, qualified symbol and content. */
+export function chunkIndexText(chunk: Pick<CodeChunk, 'path' | 'symbol' | 'content'>): string {
+  return `${chunk.path}\n${chunk.symbol ?? ''}\n${chunk.content}`;
 }
 
 /** Tunables for {@link chunkFile}; every field has a default. */
@@ -58,9 +68,14 @@ export interface ChunkOptions {
    * per-file timeout, so a slow parse ends on its own instead of the worker being killed mid-parse.
    */
   parseTimeoutMs?: number;
+  /**
+   * Also tokenize each chunk's {@link chunkIndexText} (into `keywordTokens`). Only `ParsePool`
+   * honours it: the tokens are computed on the worker, off the thread that writes the index.
+   */
+  keywordTokens?: boolean;
 }
 
-export const DEFAULT_CHUNK_OPTIONS: Required<Omit<ChunkOptions, 'fallbackReason' | 'parseTimeoutMs'>> & { fallbackReason?: string; parseTimeoutMs?: number } = {
+export const DEFAULT_CHUNK_OPTIONS: Required<Omit<ChunkOptions, 'fallbackReason' | 'parseTimeoutMs' | 'keywordTokens'>> & { fallbackReason?: string; parseTimeoutMs?: number } = {
   maxChunkChars: 1500,
   windowOverlapLines: 3,
   forceFallback: false,

@@ -30,6 +30,8 @@ type RecordTuple = [
   start: number,
   end: number,
   headerLines: string[] | null,
+  /** The chunk's keyword tokens, space-separated, when they were asked for. */
+  keywordTokens?: string,
 ];
 type DefinitionTuple = [name: string, symbol: string, kind: SymbolKind, parent: SymbolRef, startLine: number, endLine: number, startByte: number, endByte: number];
 type ReferenceTuple = [name: string, kind: ReferenceKind, line: number, from: SymbolRef, receiver?: string | null, column?: number];
@@ -51,7 +53,7 @@ interface ChunkMessage {
  * tuples, with repeated strings (symbols, import sources, parent ids) sent once and referred to by
  * index. The JSON is half the size of the records' own, and both stringify and parse scale with it.
  */
-export function encodeChunkMessage(result: ChunkRecordsResult): string {
+export function encodeChunkMessage(result: ChunkRecordsResult, keywordTokens?: readonly string[]): string {
   const { definitions, references, imports } = result.symbols;
   const definitionIndex = new Map<string, number>();
   definitions.forEach((d, i) => {
@@ -68,7 +70,9 @@ export function encodeChunkMessage(result: ChunkRecordsResult): string {
     records: result.records.map((r, i): RecordTuple => {
       recordIndex.set(r.id, i);
       const parent = r.parentId === null ? -1 : recordIndex.get(r.parentId)!;
-      return [r.id, r.chunkType, r.name, symbolRef(r.symbol), r.signature, r.docstring, r.imports.map(sourceRef), parent, r.startLine, r.endLine, r.startByte, r.endByte, r.contentHash, r.start, r.end, r.headerLines];
+      const tuple: RecordTuple = [r.id, r.chunkType, r.name, symbolRef(r.symbol), r.signature, r.docstring, r.imports.map(sourceRef), parent, r.startLine, r.endLine, r.startByte, r.endByte, r.contentHash, r.start, r.end, r.headerLines];
+      if (keywordTokens) tuple.push(keywordTokens[i]);
+      return tuple;
     }),
     definitions: definitions.map((d): DefinitionTuple => [d.name, d.symbol, d.kind, symbolRef(d.parent), d.startLine, d.endLine, d.startByte, d.endByte]),
     references: references.map((r): ReferenceTuple => (r.receiver === undefined && r.column === undefined ? [r.name, r.kind, r.line, symbolRef(r.from)] : [r.name, r.kind, r.line, symbolRef(r.from), r.receiver ?? null, r.column])),
@@ -123,8 +127,12 @@ export function decodeChunkMessage(json: string, input: { workspaceId: string; r
     if (column !== undefined && column !== null) ref.column = column;
     return ref;
   });
+  const chunks = materializeChunks(records, input);
+  message.records.forEach((tuple, i) => {
+    if (tuple[16] !== undefined) chunks[i].keywordTokens = tuple[16];
+  });
   const result: ChunkFileResult = {
-    chunks: materializeChunks(records, input),
+    chunks,
     symbols: { path: input.path, definitions, references, imports },
     parse: message.parse,
   };

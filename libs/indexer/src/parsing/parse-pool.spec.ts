@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import { tokenize } from '@sextant/retrieval';
+import { chunkIndexText } from '../chunking/code-chunk';
 import { ParsePool } from './parse-pool';
 
 const input = (path: string, text: string) => ({ workspaceId: 'ws', repoId: 'repo', path, lang: 'typescript' as const, text });
@@ -19,6 +21,15 @@ describe('ParsePool', () => {
     expect(result.parse).toBe('ok');
     // The class covers the whole file, so there is no (empty) file chunk.
     expect(result.chunks.map((c) => c.symbol)).toEqual(['a.ts:A']);
+  });
+
+  it('tokenizes each chunk on the worker when asked, exactly as the store would on its own thread', async () => {
+    const text = 'import { get } from "./http";\n\nexport class SessionStore {\n  refreshToken(user_id: string) {\n    return get(`/users/${user_id}/token`);\n  }\n}\n\n// déjà vu: naïve café 42.5\nexport const MAX_RETRIES = 3;\n';
+    const [plain, tokenized] = await Promise.all([pool.chunk(input('src/session.ts', text)), pool.chunk(input('src/session.ts', text), { keywordTokens: true })]);
+    expect(plain.chunks.every((c) => c.keywordTokens === undefined)).toBe(true);
+    expect(tokenized.chunks.map(({ keywordTokens, ...c }) => c)).toEqual(plain.chunks);
+    expect(tokenized.chunks.length).toBeGreaterThan(1);
+    for (const c of tokenized.chunks) expect(c.keywordTokens!.split(' ')).toEqual(tokenize(chunkIndexText(c)));
   });
 
   it('abandons a parse that does not finish in time and keeps chunking the rest', async () => {

@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from '../../../common/database-errors';
 import type { IndexProgressEvent } from '@sextant/contracts';
 import {
   changedFilesSince,
+  chunkIndexText,
   detectLanguage,
   discoverFiles,
   headCommit,
@@ -34,8 +35,8 @@ const BATCH_FILES = 64;
 const PIPELINE_DEPTH = 6;
 const PROGRESS_INTERVAL_MS = 250;
 const MAX_ERRORS_KEPT = 500;
-/** Call sites are kept: the code graph resolves them to definitions. */
-const CHUNK_OPTIONS: ChunkOptions = { references: true };
+/** Call sites are kept: the code graph resolves them to definitions. Keyword tokens come from the parse workers. */
+const CHUNK_OPTIONS: ChunkOptions = { references: true, keywordTokens: true };
 
 /** Abort reason used on process shutdown: the job is interrupted, not cancelled, and resumes on the next start. */
 export const SHUTDOWN = 'shutdown';
@@ -439,12 +440,16 @@ function phaseClock(job: IndexJobEntity): (phase: string) => void {
   };
 }
 
-/** Chunk -> index point: payload mirrors seed 004's metadata fields. */
-export function toChunkPoint(c: CodeChunk, vector: Float32Array): ChunkPoint {
+/**
+ * Chunk -> index point: payload mirrors seed 004's metadata fields. `tokens` (the tokenizer's
+ * output for `text`, computed on a parse worker) spares the embedded store tokenizing on this thread.
+ */
+export function toChunkPoint(c: CodeChunk, vector: Float32Array): ChunkPoint & { tokens?: string[] } {
   return {
     id: c.id,
     vector,
-    text: `${c.path}\n${c.symbol ?? ''}\n${c.content}`,
+    text: chunkIndexText(c),
+    ...(c.keywordTokens !== undefined ? { tokens: c.keywordTokens ? c.keywordTokens.split(' ') : [] } : {}),
     payload: {
       workspaceId: c.workspaceId,
       repoId: c.repoId,
