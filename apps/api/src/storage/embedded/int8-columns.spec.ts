@@ -31,9 +31,8 @@ describe('Int8Columns (column-major int8 scan for sparse queries)', () => {
         // Few distinct values, so ties happen and their order is checked too.
         for (let i = 0; i < rows.length; i++) rows[i] = Math.floor(rnd() * 7) - 3;
         const columns = new Int8Columns(dims);
-        while (columns.buildNext(rows, slots));
-        expect(columns.covers(slots)).toBe(true);
-        for (let edit = 0; edit < 20; edit++) {
+        // Writes reach the copy the way the collection sends them: also while it is being built.
+        const edit = () => {
           const slot = Math.floor(rnd() * slots);
           const row = rows.subarray(slot * dims, (slot + 1) * dims);
           if (rnd() < 0.3) {
@@ -43,7 +42,10 @@ describe('Int8Columns (column-major int8 scan for sparse queries)', () => {
             for (let d = 0; d < dims; d++) row[d] = Math.floor(rnd() * 255) - 127;
             columns.write(slot, row);
           }
-        }
+        };
+        while (columns.buildNext(rows, slots)) for (let e = 0; e < 3; e++) edit();
+        expect(columns.covers(slots)).toBe(true);
+        for (let e = 0; e < 20; e++) edit();
         const query = new Int8Array(dims);
         for (let d = 0; d < dims; d++) if (rnd() < 0.4) query[d] = Math.floor(rnd() * 255) - 127;
         const mask = new Uint8Array(slots);
