@@ -1066,7 +1066,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return this.columns.index.search(qi8, mask, this.high, want);
   }
 
-  /** Copies blocks of the row-major vectors into `columns`, one per event-loop turn (~0.1 s each at 384 dims). */
+  /** Copies the row-major vectors into `columns`, 16k slots per event-loop turn (tens of ms each at 384 dims). */
   private buildColumns(): void {
     if (this.columnsBuilding) return;
     this.columnsBuilding = true;
