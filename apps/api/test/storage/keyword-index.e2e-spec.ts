@@ -48,12 +48,12 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 
 describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
   it.each([
-    ['by probing records', 0],
-    ['by counting postings', Infinity],
-  ])('returns the same documents with the same BM25 scores, in every mode, under any edit history (intersecting %s)', (_how, probeCost) => {
+    ['intersecting by probing records, OR by MaxScore', 0, true],
+    ['intersecting by counting postings, OR term at a time', Infinity, false],
+  ])('returns the same documents with the same BM25 scores, in every mode, under any edit history (%s)', (_how, probeCost, maxScore) => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 60 }).filter((ops) => ops.some((o) => o.kind === 'put')), fc.array(query, { minLength: 1, maxLength: 8 }), (ops, queries) => {
-        const index = new KeywordIndex({ probeCost });
+        const index = new KeywordIndex({ probeCost, maxScore });
         const live = new Map<number, string[]>();
         const records = new Map<number, Buffer>();
         const terms: { id: number; term: string }[] = [];
@@ -71,7 +71,7 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
           } else index.search(o.terms, 'or', new Uint8Array(32).fill(1), 5);
         }
         // A restart: the persisted vocabulary and records, restored into a fresh index, then edited again.
-        const restored = new KeywordIndex({ probeCost });
+        const restored = new KeywordIndex({ probeCost, maxScore });
         for (const { id, term } of terms) restored.defineTerm(id, term);
         for (const [slot, record] of records) restored.restore(slot, record);
         restored.finishRestore();
@@ -156,6 +156,28 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
       }
     }
     expect(churned.size).toBe(live.size);
+  });
+
+  it('OR by MaxScore returns exactly the term-at-a-time top k (same slots, bit-identical scores) on a skewed vocabulary, with filters', () => {
+    let seed = 11;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const words = Array.from({ length: 2000 }, (_, i) => `t${i}`);
+    const pick = () => words[Math.floor(words.length * rand() ** 3)];
+    const pruned = new KeywordIndex({ maxScore: true });
+    const full = new KeywordIndex({ maxScore: false });
+    for (let slot = 0; slot < 3000; slot++) {
+      const tokens = Array.from({ length: 3 + Math.floor(rand() * 300) }, pick);
+      pruned.add(slot, tokens);
+      full.add(slot, tokens);
+    }
+    const all = new Uint8Array(4000).fill(1);
+    const half = Uint8Array.from({ length: 4000 }, (_, s) => (s % 2 === 0 ? 1 : 0));
+    for (let q = 0; q < 60; q++) {
+      const terms = [...new Set(Array.from({ length: 2 + (q % 7) }, pick))];
+      for (const mask of [all, half]) {
+        for (const k of [1, 5, 10, 100]) expect(pruned.search(terms, 'or', mask, k)).toEqual(full.search(terms, 'or', mask, k));
+      }
+    }
   });
 
   it('handles documents too long for 16-bit positions', () => {

@@ -16,6 +16,12 @@ export interface KeywordIndexOptions {
    * document of the rarest term. 0 forces probing, Infinity forces counting (tests cover both).
    */
   probeCost?: number;
+  /**
+   * OR queries of several terms walk the posting lists slot by slot and skip documents that
+   * cannot reach the current top k (MaxScore); false accumulates every posting term by term.
+   * Same hits and scores either way (default true; tests cover both).
+   */
+  maxScore?: boolean;
 }
 
 /**
@@ -52,6 +58,8 @@ const MAX_BYTE_PACKED = 0xff;
 export const MAX_KEYWORD_SLOTS = 1 << 24;
 /** A posting's tf byte at this value means "255 or more": the exact count is read from the document's record. */
 const TF_CAPPED = 0xff;
+/** MaxScore seeds its threshold by probing the strongest OR term's documents when it has at most this many. */
+const SEED_MAX_POSTINGS = 2048;
 /** Pending removals flushed once this many (term, slot) pairs wait, even without a search. */
 const MAX_PENDING = 1 << 18;
 
@@ -94,6 +102,7 @@ export class KeywordIndex {
   private readonly k1: number;
   private readonly b: number;
   private readonly probeCost: number;
+  private readonly maxScore: boolean;
   private readonly vocab = new TermDictionary();
   private newTerms: { id: number; term: string }[] = [];
 
@@ -133,10 +142,11 @@ export class KeywordIndex {
   private encoded = new Int32Array(1024);
   private restoreScratch = new Int32Array(1024);
 
-  constructor({ k1 = 1.2, b = 0.75, probeCost = 8 }: KeywordIndexOptions = {}) {
+  constructor({ k1 = 1.2, b = 0.75, probeCost = 8, maxScore = true }: KeywordIndexOptions = {}) {
     this.k1 = k1;
     this.b = b;
     this.probeCost = probeCost;
+    this.maxScore = maxScore;
   }
 
   /** Documents indexed (including ones with no tokens: they count towards BM25's N like FTS5 rows). */
@@ -653,6 +663,10 @@ export class KeywordIndex {
   private searchOr(terms: readonly string[], mask: Uint8Array, k: number): KeywordHit[] {
     const ids = this.lookup(terms, false)!;
     if (!ids.length) return [];
+    if (ids.length > 1 && this.maxScore) {
+      const hits = this.searchOrMaxScore(ids, mask, k);
+      if (hits) return hits;
+    }
     this.scratch();
     const { acc, touched, docLen, pool } = this;
     const k1p1 = this.k1 + 1;
@@ -680,6 +694,140 @@ export class KeywordIndex {
       acc[s] = 0;
     }
     return heap.sorted();
+  }
+
+  /**
+   * OR by MaxScore (Turtle & Flood): document at a time over the slot-sorted lists. A term's
+   * contribution is below its weight `idf × (k1 + 1)`, so once the k-th best score θ exceeds the
+   * summed weights of the weakest terms, those terms are only looked up (galloping) in documents
+   * the stronger terms bring; documents whose bound cannot pass θ are dropped early. Slots come in
+   * ascending order, so a document merely tying θ would lose the tie anyway. Scores are summed in
+   * query-term order, as {@link searchOr}'s accumulation does, so they are bit-identical.
+   */
+  private searchOrMaxScore(ids: readonly number[], mask: Uint8Array, k: number): KeywordHit[] | null {
+    const m = ids.length;
+    const k1p1 = this.k1 + 1;
+    const c0 = this.k1 * (1 - this.b);
+    const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
+    const { pool, docLen } = this;
+    const weight = ids.map((id) => this.idf(this.meta[id * TERM_STRIDE + P_LEN]) * k1p1);
+    // Cursors in ascending weight order: order[0..essential) are the terms only looked up.
+    const order = Array.from({ length: m }, (_, j) => j).sort((x, y) => weight[x] - weight[y]);
+    const cur = new Int32Array(m);
+    const end = new Int32Array(m);
+    const bound = new Float64Array(m); // summed weights of order[0..i]
+    for (let i = 0; i < m; i++) {
+      const id = ids[order[i]];
+      cur[i] = this.meta[id * TERM_STRIDE + P_START];
+      end[i] = cur[i] + this.meta[id * TERM_STRIDE + P_LEN];
+      bound[i] = (i > 0 ? bound[i - 1] : 0) + weight[order[i]];
+    }
+    const contrib = new Float64Array(m);
+    const present = new Uint8Array(m);
+    const heap = new TopK(k);
+    const maskLen = mask.length;
+    let essential = 0;
+    // A document must score above theta to enter the heap. It starts from the exact scores of the
+    // strongest term's documents (probed in their records): those are real candidates, so the
+    // final k-th score is at least their k-th, and the weak terms are demoted from the start.
+    let theta = this.seedThreshold(ids, weight, order[m - 1], mask, k);
+    let skipped = 0;
+    let total = 0;
+    for (let i = 0; i < m; i++) {
+      total += end[i] - cur[i];
+      if (bound[i] < theta * (1 - 1e-12)) {
+        essential = i + 1;
+        skipped += end[i] - cur[i];
+      }
+    }
+    // Walking documents costs a few times more per posting than accumulating term by term: worth
+    // it only when the threshold already lets most postings be skipped (null: accumulate instead).
+    if (2 * skipped < total) return null;
+    for (;;) {
+      let d = MAX_KEYWORD_SLOTS;
+      for (let i = essential; i < m; i++) {
+        if (cur[i] < end[i]) {
+          const s = pool[cur[i]] >>> 8;
+          if (s < d) d = s;
+        }
+      }
+      if (d === MAX_KEYWORD_SLOTS) break;
+      const wanted = d < maskLen && mask[d] === 1;
+      let partial = 0;
+      for (let i = essential; i < m; i++) {
+        if (cur[i] >= end[i] || pool[cur[i]] >>> 8 !== d) continue;
+        if (wanted) {
+          let tf = pool[cur[i]] & 0xff;
+          if (tf === TF_CAPPED) tf = this.recordTf(d, ids[order[i]]);
+          const c = (weight[order[i]] * tf) / (tf + c0 + c1 * docLen[d]);
+          contrib[order[i]] = c;
+          present[order[i]] = 1;
+          partial += c;
+        }
+        cur[i]++;
+      }
+      if (!wanted) continue;
+      let dropped = false;
+      for (let i = essential - 1; i >= 0; i--) {
+        if (partial + bound[i] < theta * (1 - 1e-12)) {
+          dropped = true;
+          break;
+        }
+        cur[i] = gallop(pool, cur[i], end[i], d);
+        if (cur[i] < end[i] && pool[cur[i]] >>> 8 === d) {
+          let tf = pool[cur[i]] & 0xff;
+          if (tf === TF_CAPPED) tf = this.recordTf(d, ids[order[i]]);
+          const c = (weight[order[i]] * tf) / (tf + c0 + c1 * docLen[d]);
+          contrib[order[i]] = c;
+          present[order[i]] = 1;
+          partial += c;
+        }
+      }
+      let score = 0;
+      for (let j = 0; j < m; j++) {
+        if (present[j] === 0) continue;
+        score += contrib[j];
+        present[j] = 0;
+      }
+      if (dropped) continue;
+      heap.push(d, score);
+      if (heap.full && heap.worstScore > theta) {
+        theta = heap.worstScore;
+        while (essential < m && bound[essential] < theta * (1 - 1e-12)) essential++;
+      }
+    }
+    return heap.sorted();
+  }
+
+  /**
+   * The k-th best exact score among the (masked) documents of query term `strongest`, or -Infinity
+   * when it has fewer than k of them or too many to probe cheaply.
+   */
+  private seedThreshold(ids: readonly number[], weight: readonly number[], strongest: number, mask: Uint8Array, k: number): number {
+    const id = ids[strongest];
+    const start = this.meta[id * TERM_STRIDE + P_START];
+    const len = this.meta[id * TERM_STRIDE + P_LEN];
+    if (len < k || len > SEED_MAX_POSTINGS) return -Infinity;
+    const c0 = this.k1 * (1 - this.b);
+    const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
+    const { pool, rec, docLen } = this;
+    const seeds = new TopK(k);
+    for (let p = start; p < start + len; p++) {
+      const s = pool[p] >>> 8;
+      if (s >= mask.length || mask[s] !== 1) continue;
+      const at = this.recAt[s] - 1;
+      const u = rec[at];
+      const bits = entryBits(rec[at + 1], true);
+      let score = 0;
+      for (let j = 0; j < ids.length; j++) {
+        const li = search(rec, at + HEAD, u, ids[j]);
+        if (li < 0) continue;
+        const tf = entry(rec, at + HEAD + u, li, bits);
+        score += (weight[j] * tf) / (tf + c0 + c1 * docLen[s]);
+      }
+      seeds.push(s, score);
+    }
+    return seeds.full ? seeds.worstScore : -Infinity;
   }
 
   private searchAnd(terms: readonly string[], mask: Uint8Array, k: number): KeywordHit[] {
@@ -837,6 +985,21 @@ function checkSlot(slot: number): void {
 function findPosting(a: Int32Array, from: number, to: number, slot: number): number {
   const at = from + lowerBound(a, from, to, slot);
   return at < to && a[at] >>> 8 === slot ? at : -1;
+}
+
+/** The first position at or after `from` (and before `to`) whose slot is at least `slot`, by galloping. */
+function gallop(a: Int32Array, from: number, to: number, slot: number): number {
+  if (from >= to || a[from] >>> 8 >= slot) return from;
+  let lo = from;
+  let step = 1;
+  let hi = from + 1;
+  while (hi < to && a[hi] >>> 8 < slot) {
+    lo = hi;
+    step <<= 1;
+    hi = lo + step;
+  }
+  if (hi > to) hi = to;
+  return lo + 1 + lowerBound(a, lo + 1, hi, slot);
 }
 
 /** How many postings in the sorted `a[from..to)` have a slot below `slot`. */
@@ -1002,6 +1165,15 @@ class TopK {
   constructor(private readonly k: number) {
     this.slots = new Int32Array(k);
     this.scores = new Float64Array(k);
+  }
+
+  get full(): boolean {
+    return this.n === this.k;
+  }
+
+  /** The lowest score kept (meaningful once {@link full}). */
+  get worstScore(): number {
+    return this.scores[0];
   }
 
   /** True when (score a, slot sa) ranks below (score b, slot sb). */
