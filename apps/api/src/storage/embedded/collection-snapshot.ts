@@ -3,6 +3,8 @@ import { closeSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, ren
 const MAGIC = 'SXSNAP01';
 /** Largest single read/write (fs calls take at most 2 GiB). */
 const IO_STEP = 1 << 30;
+/** Bytes of the old log read at a time while compacting, and of the new one written at a time. */
+const COMPACT_WINDOW = 32 << 20;
 
 /** The in-memory mirror of a collection as a snapshot holds it (everything `load()` would rebuild from rows). */
 export interface SnapshotState {
@@ -188,34 +190,53 @@ export class KeywordLog {
 
   /**
    * Rewrites the log with only the records of live slots (when replaced records outweigh live
-   * ones), updating `offset` in place.
+   * ones by more than `slack` bytes), updating `offset` once the new log is in place. The old log
+   * is read once, in order, through a bounded window: no copy of it is held in memory.
    */
-  compact(offset: Float64Array, length: Int32Array, slots: number): void {
+  compact(offset: Float64Array, length: Int32Array, slots: number, slack = 64 << 20, windowBytes = COMPACT_WINDOW): void {
     this.flush();
     let live = 0;
-    for (let s = 0; s < slots; s++) live += length[s];
-    if (this.size <= 2 * live + (64 << 20)) return;
-    const old = this.readAll(this.size);
+    let count = 0;
+    for (let s = 0; s < slots; s++) {
+      if (!length[s]) continue;
+      live += length[s];
+      count++;
+    }
+    if (this.size <= 2 * live + slack) return;
+    const order = new Int32Array(count);
+    for (let s = 0, i = 0; s < slots; s++) if (length[s]) order[i++] = s;
+    order.sort((a, b) => offset[a] - offset[b]);
+    const moved = new Float64Array(slots);
+    const window = Buffer.allocUnsafe(Math.min(this.size, windowBytes));
+    const out = Buffer.allocUnsafe(Math.min(live, windowBytes) || 1);
+    let windowStart = 0;
+    let windowEnd = 0;
+    let used = 0;
+    let at = 0;
     const tmp = `${this.path}.tmp`;
     const fd = openSync(tmp, 'w+');
-    let at = 0;
     try {
-      const out = Buffer.allocUnsafe(Math.min(live, 64 << 20) || 1);
-      let used = 0;
-      for (let s = 0; s < slots; s++) {
+      for (const s of order) {
+        const from = offset[s];
         const n = length[s];
-        if (!n) continue;
-        if (used + n > out.length) {
+        if (used + n > out.length && used) {
           at = writeAll(fd, out.subarray(0, used), at);
           used = 0;
         }
-        if (n > out.length) {
-          at = writeAll(fd, old.subarray(offset[s], offset[s] + n), at);
-          offset[s] = at - n;
+        if (n > out.length || n > window.length) {
+          const big = Buffer.allocUnsafe(n);
+          readAll(this.fd, big, from);
+          moved[s] = at;
+          at = writeAll(fd, big, at);
           continue;
         }
-        old.copy(out, used, offset[s], offset[s] + n);
-        offset[s] = at + used;
+        if (from < windowStart || from + n > windowEnd) {
+          windowStart = from;
+          windowEnd = from + Math.min(window.length, this.size - from);
+          readAll(this.fd, window.subarray(0, windowEnd - windowStart), from);
+        }
+        window.copy(out, used, from - windowStart, from - windowStart + n);
+        moved[s] = at + used;
         used += n;
       }
       at = writeAll(fd, out.subarray(0, used), at);
@@ -227,6 +248,7 @@ export class KeywordLog {
     renameSync(tmp, this.path);
     this.fd = fd;
     this.size = at;
+    for (const s of order) offset[s] = moved[s];
   }
 
   sync(): void {
