@@ -18,8 +18,10 @@ export interface KeywordIndexOptions {
   probeCost?: number;
   /**
    * OR queries of several terms walk the posting lists slot by slot and skip documents that
-   * cannot reach the current top k (MaxScore); false accumulates every posting term by term.
-   * Same hits and scores either way (default true; tests cover both).
+   * cannot reach the current top k (MaxScore) when a cost estimate favours it; false accumulates
+   * every posting term by term. Same hits and scores either way (tests cover both). Default false:
+   * at 1M documents it halved OR time at k = 10, but bench:store's 100k Zipfian corpus ran 8-term
+   * OR ~30 % slower with it (noisy, shared cores), and that benchmark is the bar for keyword latency.
    */
   maxScore?: boolean;
 }
@@ -60,6 +62,9 @@ export const MAX_KEYWORD_SLOTS = 1 << 24;
 const TF_CAPPED = 0xff;
 /** MaxScore seeds its threshold by probing the strongest OR term's documents when it has at most this many. */
 const SEED_MAX_POSTINGS = 2048;
+/** Relative cost, in sequential posting visits, of MaxScore's work per candidate document: walking the strong lists, and galloping into each weak one. */
+const MAXSCORE_WALK_COST = 3;
+const MAXSCORE_GALLOP_COST = 4;
 /** Pending removals flushed once this many (term, slot) pairs wait, even without a search. */
 const MAX_PENDING = 1 << 18;
 
@@ -142,7 +147,7 @@ export class KeywordIndex {
   private encoded = new Int32Array(1024);
   private restoreScratch = new Int32Array(1024);
 
-  constructor({ k1 = 1.2, b = 0.75, probeCost = 8, maxScore = true }: KeywordIndexOptions = {}) {
+  constructor({ k1 = 1.2, b = 0.75, probeCost = 8, maxScore = false }: KeywordIndexOptions = {}) {
     this.k1 = k1;
     this.b = b;
     this.probeCost = probeCost;
@@ -740,9 +745,10 @@ export class KeywordIndex {
         skipped += end[i] - cur[i];
       }
     }
-    // Walking documents costs a few times more per posting than accumulating term by term: worth
-    // it only when the threshold already lets most postings be skipped (null: accumulate instead).
-    if (2 * skipped < total) return null;
+    // Walking documents costs a few times more per posting than accumulating term by term, and
+    // every candidate gallops into each weak list: worth it only when the strong lists are short
+    // next to all the postings (null: accumulate instead).
+    if ((total - skipped) * (MAXSCORE_WALK_COST + MAXSCORE_GALLOP_COST * essential) > total) return null;
     for (;;) {
       let d = MAX_KEYWORD_SLOTS;
       for (let i = essential; i < m; i++) {
