@@ -48,12 +48,12 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 
 describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
   it.each([
-    ['intersecting by probing records, OR by MaxScore', 0, true],
-    ['intersecting by counting postings, OR term at a time', Infinity, false],
-  ])('returns the same documents with the same BM25 scores, in every mode, under any edit history (%s)', (_how, probeCost, maxScore) => {
+    ['intersecting by probing records, OR by MaxScore', 0, 0],
+    ['intersecting by counting postings, OR term at a time', Infinity, Infinity],
+  ])('returns the same documents with the same BM25 scores, in every mode, under any edit history (%s)', (_how, probeCost, maxScoreMinPostings) => {
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 60 }).filter((ops) => ops.some((o) => o.kind === 'put')), fc.array(query, { minLength: 1, maxLength: 8 }), (ops, queries) => {
-        const index = new KeywordIndex({ probeCost, maxScore });
+        const index = new KeywordIndex({ probeCost, maxScoreMinPostings });
         const live = new Map<number, string[]>();
         const records = new Map<number, Buffer>();
         const terms: { id: number; term: string }[] = [];
@@ -71,7 +71,7 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
           } else index.search(o.terms, 'or', new Uint8Array(32).fill(1), 5);
         }
         // A restart: the persisted vocabulary and records, restored into a fresh index, then edited again.
-        const restored = new KeywordIndex({ probeCost, maxScore });
+        const restored = new KeywordIndex({ probeCost, maxScoreMinPostings });
         for (const { id, term } of terms) restored.defineTerm(id, term);
         for (const [slot, record] of records) restored.restore(slot, record);
         restored.finishRestore();
@@ -163,8 +163,8 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
     const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
     const words = Array.from({ length: 2000 }, (_, i) => `t${i}`);
     const pick = () => words[Math.floor(words.length * rand() ** 3)];
-    const pruned = new KeywordIndex({ maxScore: true });
-    const full = new KeywordIndex({ maxScore: false });
+    const pruned = new KeywordIndex({ maxScoreMinPostings: 0 });
+    const full = new KeywordIndex({ maxScoreMinPostings: Infinity });
     for (let slot = 0; slot < 3000; slot++) {
       const tokens = Array.from({ length: 3 + Math.floor(rand() * 300) }, pick);
       pruned.add(slot, tokens);

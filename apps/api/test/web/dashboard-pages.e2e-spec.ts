@@ -303,6 +303,7 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     await page.waitForSelector('tr[data-key-name="ci-bot"]');
     await shot(page, 'settings-key-created', true);
     await page.getByRole('button', { name: 'Done' }).click();
+    await page.locator('.new-key').waitFor({ state: 'detached' });
     expect(await page.locator('body').innerText()).not.toContain(secret); // shown once
 
     await page.locator('tr[data-key-name="ci-bot"]').getByRole('button', { name: 'Revoke…' }).click();

@@ -18,12 +18,13 @@ export interface KeywordIndexOptions {
   probeCost?: number;
   /**
    * OR queries of several terms walk the posting lists slot by slot and skip documents that
-   * cannot reach the current top k (MaxScore) when a cost estimate favours it; false accumulates
-   * every posting term by term. Same hits and scores either way (tests cover both). Default false:
-   * at 1M documents it halved OR time at k = 10, but bench:store's 100k Zipfian corpus ran 8-term
-   * OR ~30 % slower with it (noisy, shared cores), and that benchmark is the bar for keyword latency.
+   * cannot reach the current top k (MaxScore) when their posting lists together hold at least
+   * this many entries; shorter ones accumulate every posting term by term. Same hits and scores
+   * either way (tests cover both). Default 300,000: at 1M documents MaxScore halved OR time at
+   * k = 10, but on bench:store's 100k Zipfian corpus (lists of a few 10k postings) 8-term OR ran
+   * ~30 % slower with it. 0 always uses MaxScore, Infinity never.
    */
-  maxScore?: boolean;
+  maxScoreMinPostings?: number;
 }
 
 /**
@@ -107,7 +108,7 @@ export class KeywordIndex {
   private readonly k1: number;
   private readonly b: number;
   private readonly probeCost: number;
-  private readonly maxScore: boolean;
+  private readonly maxScoreMinPostings: number;
   private readonly vocab = new TermDictionary();
   private newTerms: { id: number; term: string }[] = [];
 
@@ -147,11 +148,11 @@ export class KeywordIndex {
   private encoded = new Int32Array(1024);
   private restoreScratch = new Int32Array(1024);
 
-  constructor({ k1 = 1.2, b = 0.75, probeCost = 8, maxScore = false }: KeywordIndexOptions = {}) {
+  constructor({ k1 = 1.2, b = 0.75, probeCost = 8, maxScoreMinPostings = 300_000 }: KeywordIndexOptions = {}) {
     this.k1 = k1;
     this.b = b;
     this.probeCost = probeCost;
-    this.maxScore = maxScore;
+    this.maxScoreMinPostings = maxScoreMinPostings;
   }
 
   /** Documents indexed (including ones with no tokens: they count towards BM25's N like FTS5 rows). */
@@ -665,10 +666,16 @@ export class KeywordIndex {
     }
   }
 
+  private postingCount(ids: readonly number[]): number {
+    let n = 0;
+    for (const id of ids) n += this.meta[id * TERM_STRIDE + P_LEN];
+    return n;
+  }
+
   private searchOr(terms: readonly string[], mask: Uint8Array, k: number): KeywordHit[] {
     const ids = this.lookup(terms, false)!;
     if (!ids.length) return [];
-    if (ids.length > 1 && this.maxScore) {
+    if (ids.length > 1 && this.postingCount(ids) >= this.maxScoreMinPostings) {
       const hits = this.searchOrMaxScore(ids, mask, k);
       if (hits) return hits;
     }
