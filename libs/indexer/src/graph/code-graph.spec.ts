@@ -254,4 +254,26 @@ describe('CodeGraph.update', () => {
     expect(calls(graph, 'app/main.py')).toEqual(['main -> pkg/new.py:purge (1)', 'main -> pkg/store.py:save (1)']);
     expect(graph.fileCount).toBe(3);
   });
+
+  it('resolves after edits that keep every file in place exactly like a rebuilt graph (module lookups cached across the update)', async () => {
+    const before = {
+      'src/store.js': 'export function save(r) {\n  return r;\n}\nexport function purge() {\n  return 0;\n}\n',
+      'src/main.js': "import { save, purge } from './store';\n\nfunction main() {\n  save(1);\n  purge();\n}\n",
+      'pkg/a.go': 'package pkg\n\nfunc Helper() int {\n\treturn 1\n}\n',
+      'pkg/b.go': 'package pkg\n\nfunc Use() int {\n\treturn Helper()\n}\n',
+    };
+    const after = {
+      ...before,
+      'src/store.js': 'export function save(r) {\n  return r;\n}\nexport function purgeAll() {\n  return 0;\n}\n',
+      'pkg/a.go': 'package pkg\n\nfunc Helper2() int {\n\treturn 1\n}\n',
+    };
+    const graph = new CodeGraph(await parseAll(before));
+    for (const path of Object.keys(before)) graph.resolveFile(path); // fills the module cache
+    expect(calls(graph, 'src/main.js')).toContain('main -> src/store.js:purge (1)');
+    graph.update(await parseAll({ 'src/store.js': after['src/store.js'], 'pkg/a.go': after['pkg/a.go'] }));
+    const rebuilt = new CodeGraph(await parseAll(after));
+    for (const path of Object.keys(after)) expect(graph.resolveFile(path)).toEqual(rebuilt.resolveFile(path));
+    expect(calls(graph, 'src/main.js')).toEqual(['main -> src/store.js:save (1)']);
+    expect(graph.affectedBy(['src/store.js']).sort()).toEqual(['src/main.js', 'src/store.js']);
+  });
 });

@@ -116,7 +116,7 @@ export class CodeGraph {
   private readonly members = new Map<string, Def[]>();
   private readonly membersByName = new Map<string, Def[]>();
   private readonly packages = new Map<string, FileNode[]>();
-  private readonly moduleCache = new Map<string, FileNode[]>();
+  private readonly moduleCache = new Map<string, string[]>();
   private readonly options: GraphResolveOptions;
 
   constructor(files: Iterable<GraphFile>, options: Partial<GraphResolveOptions> = {}) {
@@ -138,13 +138,14 @@ export class CodeGraph {
     const files = [...changed];
     const gone = [...removed];
     if (!files.length && !gone.length) return;
+    // Module resolution depends only on which files exist (path and language): edits alone keep it.
+    const layoutChanged = gone.some((p) => this.nodes.has(p)) || files.some((f) => this.nodes.get(f.path)?.lang !== f.lang);
     for (const path of [...gone, ...files.map((f) => f.path)]) this.removeFile(path);
     for (const f of files) {
       this.modules.add(f.path, f.lang);
       this.addFile(f);
     }
-    // Module resolution depends on which files exist: resolve again on demand.
-    this.moduleCache.clear();
+    if (layoutChanged) this.moduleCache.clear();
     for (const node of this.nodes.values()) node.imported = undefined;
   }
 
@@ -383,15 +384,13 @@ export class CodeGraph {
   private moduleFiles(node: FileNode, specifier: string): FileNode[] {
     // Only Rust resolves `self::`/`super::` against the file itself; the rest against its directory.
     const cacheKey = `${node.lang}|${node.lang === 'rust' ? node.path : node.dir}|${specifier}`;
+    // Paths, not nodes: an edited file gets a new node but resolves the same.
     let hit = this.moduleCache.get(cacheKey);
     if (!hit) {
-      hit = this.modules
-        .resolve(node.path, node.lang, specifier)
-        .map((p) => this.nodes.get(p))
-        .filter((n): n is FileNode => n !== undefined);
+      hit = this.modules.resolve(node.path, node.lang, specifier).filter((p) => this.nodes.has(p));
       this.moduleCache.set(cacheKey, hit);
     }
-    return hit;
+    return hit.map((p) => this.nodes.get(p)!);
   }
 
   /** What an import binding stands for: definitions (following re-exports), or a module. */
