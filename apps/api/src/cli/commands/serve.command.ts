@@ -19,8 +19,8 @@ function connectHost(host: string): string {
  * own). A search promotes ~0.6 MB of short-lived hit payloads to the old generation, so with
  * V8's default the heap of a busy server grew to 2–3× its ~90 MB of live objects between
  * collections (bench:scale at 100k chunks: RSS 490–540 MB after 200 searches; with 25 %:
- * ~400 MB, no measurable CPU difference on this machine). Node's own `--heap-growing-percent`
- * on the command line wins.
+ * ~400 MB). The price is more full collections: server CPU +5–15 % and a worse search p95 on a
+ * loaded machine. Node's own `--heap-growing-percent` on the command line wins.
  */
 const HEAP_GROWING_PERCENT = 25;
 
