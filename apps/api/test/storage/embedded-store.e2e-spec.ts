@@ -139,6 +139,54 @@ describe('embedded store', () => {
     await store.close();
   });
 
+  describe('search hits read their stored payload only when a field is used', () => {
+    it('behave like the stored payload: fields, keys in stored order, JSON, spread and equality', async () => {
+      const store = openEmbeddedStore({ file });
+      await store.chunks.upsert(CHUNKS);
+      await store.tasks.upsert([TASK]);
+      const [hit] = await store.chunks.searchKeyword('parseHttpResponse', { workspaceId: WS }, 1);
+      const stored = CHUNKS[0].payload;
+      expect([hit.payload.repoId, hit.payload.path, hit.payload.lang]).toEqual([stored.repoId, stored.path, stored.lang]);
+      expect(hit.payload.content).toBe(stored.content);
+      expect(JSON.stringify(hit.payload)).toBe(JSON.stringify(stored));
+      expect({ ...hit.payload }).toEqual(stored);
+      expect(hit.payload).toEqual(stored);
+      const [task] = await store.tasks.searchKeyword('flaky login', { workspaceId: WS }, 1, { mode: 'or' });
+      expect(task.payload).toEqual(TASK.payload);
+      await store.close();
+    });
+
+    it('answer with the payload as it was at search time when the chunk is re-indexed or deleted before it is read', async () => {
+      const store = openEmbeddedStore({ file });
+      await store.chunks.upsert(CHUNKS);
+      const f = { workspaceId: WS };
+      const before = await store.chunks.searchKeyword('http', f, 10, { mode: 'or' });
+      const parse = before.find((h) => h.id === CHUNKS[0].id)!;
+      const client = before.find((h) => h.id === CHUNKS[1].id)!;
+      await store.chunks.upsert([{ ...CHUNKS[0], payload: { ...CHUNKS[0].payload, content: 'rewritten' } }]);
+      await store.chunks.delete({ ...f, ids: [CHUNKS[1].id] });
+      // The deleted chunk's slot is reused by a new one.
+      await store.chunks.upsert([chunk('other', 'src/other.ts', 'function elsewhere() {}')]);
+      expect(parse.payload.content).toBe(CHUNKS[0].payload.content);
+      expect(client.payload).toEqual(CHUNKS[1].payload);
+      const [now] = await store.chunks.searchKeyword('parseHttpResponse', f, 1);
+      expect(now.payload.content).toBe('rewritten');
+      await store.close();
+    });
+
+    it('carry the right ids after a restart from the snapshot, with free slots among the live ones', async () => {
+      let store = openEmbeddedStore({ file });
+      await store.chunks.upsert(CHUNKS);
+      await store.chunks.delete({ workspaceId: WS, ids: [CHUNKS[1].id] });
+      await store.close();
+      store = openEmbeddedStore({ file });
+      const hits = await store.chunks.searchKeyword('http', { workspaceId: WS }, 10, { mode: 'or' });
+      expect(hits.map((h) => h.id).sort()).toEqual([CHUNKS[0].id, CHUNKS[2].id].sort());
+      for (const h of hits) expect(h.payload).toEqual(CHUNKS.find((c) => c.id === h.id)!.payload);
+      await store.close();
+    });
+  });
+
   describe('float-vector file (rescoring)', () => {
     // 200 points, k = 60: with oversampling 4 every point is rescored, so the answer is the exact float ranking.
     const points = Array.from({ length: 200 }, (_, i) => ({ ...chunk(`v${i}`, `src/v${i % 17}.ts`, `value ${i}`), vector: vec(i * 1.37 + 0.5) }));

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KeywordLog } from './collection-snapshot';
+import { KeywordLog, SnapshotIds } from './collection-snapshot';
 
 /** A record of `words` int32s, every byte derived from (slot, version) so a mix-up shows. */
 function record(slot: number, version: number, words: number): Uint8Array {
@@ -71,5 +71,20 @@ describe('KeywordLog', () => {
     expect(log.size).toBe(4 * 32);
     expect([...offset]).toEqual([...kept]);
     log.close();
+  });
+});
+
+describe('SnapshotIds', () => {
+  const json = (ids: (string | null)[]) => Buffer.from(JSON.stringify(ids), 'utf8');
+
+  it('reads each slot\'s id (none for free slots) without decoding the others', () => {
+    const ids = ['3f1c0b7e-0000-5000-8000-000000000001', null, 'ümlaut-id', null, 'x'];
+    const index = SnapshotIds.index(json(ids), ids.length)!;
+    expect(ids.map((_, s) => index.get(s))).toEqual(ids);
+  });
+
+  it('declines JSON it cannot slice safely, so the caller decodes it instead', () => {
+    expect(SnapshotIds.index(json(['a"b', 'c']), 2)).toBeNull();
+    expect(SnapshotIds.index(json(['a', 'b']), 3)).toBeNull();
   });
 });

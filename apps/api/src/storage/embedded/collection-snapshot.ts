@@ -120,6 +120,44 @@ export function readSnapshot(path: string, token: string, keyCount: number, vect
   }
 }
 
+/**
+ * The ids of a restored snapshot (`idsJson`, `[id | null, …]` by slot), read one at a time
+ * without decoding them all: 4 bytes per slot instead of a string per point (plus a map for
+ * lookups by id), for search hits while nothing needs the decoded identity yet.
+ */
+export class SnapshotIds {
+  private constructor(
+    private readonly json: Buffer,
+    /** Per slot: where its id's characters start (0: no id). */
+    private readonly starts: Int32Array,
+  ) {}
+
+  /** Null when the JSON holds escapes (then only a full decode reads it right) or is not the expected shape. */
+  static index(json: Uint8Array, slots: number): SnapshotIds | null {
+    const buf = Buffer.from(json.buffer, json.byteOffset, json.byteLength);
+    if (buf.indexOf(0x5c) !== -1) return null; // a backslash: some id has escapes
+    const starts = new Int32Array(slots);
+    let at = 1; // after '['
+    for (let s = 0; s < slots; s++) {
+      if (buf[at] === 0x6e) at += 4; // null
+      else if (buf[at] === 0x22) {
+        const end = buf.indexOf(0x22, at + 1);
+        if (end < 0) return null;
+        starts[s] = at + 1;
+        at = end + 1;
+      } else return null;
+      if (buf[at] !== (s === slots - 1 ? 0x5d : 0x2c)) return null;
+      at++;
+    }
+    return at === buf.length ? new SnapshotIds(buf, starts) : null;
+  }
+
+  get(slot: number): string | null {
+    const start = slot < this.starts.length ? this.starts[slot] : 0;
+    return start ? this.json.toString('utf8', start, this.json.indexOf(0x22, start)) : null;
+  }
+}
+
 /** Removes a snapshot or log file (missing is fine). */
 export function removeSnapshot(path: string): void {
   try {

@@ -31,7 +31,17 @@ export function toChunkQuery(filter: IndexFilter, operation: string): Collection
  */
 export class EmbeddedChunkIndex extends CollectionIndex<ChunkPayload, IndexFilter, CollectionQuery, EmbeddedCollection<ChunkPayload>> implements ChunkIndex {
   constructor(db: Database.Database, options: { dims?: number; name?: string } = {}) {
-    super(new EmbeddedCollection<ChunkPayload>(db, { name: options.name ?? 'chunks', keyCount: 4, facts: chunkFacts, dims: options.dims }), 'ChunkIndex', toChunkQuery);
+    super(
+      new EmbeddedCollection<ChunkPayload>(db, {
+        name: options.name ?? 'chunks',
+        keyCount: 4,
+        facts: chunkFacts,
+        factFields: { workspaceId: 0, repoId: 1, lang: 2, chunkType: 3, path: 'path' },
+        dims: options.dims,
+      }),
+      'ChunkIndex',
+      toChunkQuery,
+    );
   }
 
   /** See `EmbeddedCollection.int8Matrix` (benchmarks only). */

@@ -11,11 +11,12 @@ import {
 } from '@sextant/retrieval';
 import { randomUUID } from 'node:crypto';
 import { fstatSync, openSync, closeSync } from 'node:fs';
-import { KeywordLog, readSnapshot, removeSnapshot, writeSnapshot, type SnapshotState } from './collection-snapshot';
+import { KeywordLog, readSnapshot, removeSnapshot, SnapshotIds, writeSnapshot, type SnapshotState } from './collection-snapshot';
 import { FloatVectorFile } from './float-vector-file';
 import { Int8Columns } from './int8-columns';
 import { absQuantile, INT8_QUANTILE, normalize, quantizeInto } from './int8-quantizer';
 import { KeywordIndex, keywordQueryTerms } from './keyword-index';
+import { lazyPayload, type PayloadOrigin } from './lazy-payload';
 
 /**
  * A point may carry the tokenizer's output for its `text` (computed off this thread, e.g. by the
@@ -52,6 +53,12 @@ export interface EmbeddedCollectionOptions<P> {
   dims?: number;
   /** Slots from which sparse queries use the column-major copy (default {@link COLUMN_SCAN_MIN_SLOTS}). */
   columnScanMinSlots?: number;
+  /**
+   * Payload fields that hold exactly the value of a fact (an index into `RowFacts.keys`, or the
+   * path) whenever that fact is not null: search hits answer them from memory and read the row
+   * only when another field is used.
+   */
+  factFields?: Readonly<Record<string, number | 'path'>>;
 }
 
 export interface DenseSearchTuning {
@@ -73,6 +80,30 @@ const COLUMN_SCAN_MIN_SLOTS = 100_000;
 const SPARSE_QUERY_FRACTION = 1 / 8;
 /** Candidate masks kept per collection (one per distinct key-only filter). */
 const MASK_CACHE_SIZE = 8;
+/**
+ * A search hit's payload is read on first use of a field the collection does not keep in memory.
+ * For this long after the search it is the payload as it was at search time, also when the point
+ * was replaced or deleted since (writes copy such rows aside first); later, it is the point's
+ * current payload.
+ */
+const HIT_PAYLOAD_GUARANTEE_MS = 120_000;
+/** Granularity of the per-slot "returned by a search lately" marks (one byte per slot, wrapping). */
+const WATCH_EPOCH_MS = 10_000;
+const WATCH_EPOCHS = Math.ceil(HIT_PAYLOAD_GUARANTEE_MS / WATCH_EPOCH_MS) + 1;
+
+function watchMark(now: number): number {
+  return (Math.floor(now / WATCH_EPOCH_MS) % 255) + 1;
+}
+
+/** A row's payload as it was before a write replaced or deleted it while search hits may still read it. */
+interface RescuedPayload {
+  slot: number;
+  /** The write's generation: hits returned before it read this copy. */
+  generation: number;
+  id: string;
+  payload: string;
+  at: number;
+}
 
 function f32View(blob: Buffer): Float32Array {
   return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
@@ -109,6 +140,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private live = new Uint8Array(0);
   private keyCols: Int32Array[] = [];
   private keyDicts: Map<string, number>[] = [];
+  /** Per key: code → value (code 0 = null), for payload fields answered from memory. */
+  private keyValues: unknown[][] = [];
   private pathCol = new Int32Array(0);
   private pathDict = new Map<string, number>();
   private pathList: string[] = [''];
@@ -120,6 +153,8 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
    * lookup by id, a symbol filter): a million strings, arrays and map entries cost seconds at open.
    */
   private pendingIdentity: { ids: Uint8Array; tags: Uint8Array } | null = null;
+  /** Search hits' ids while the identity is still pending (indexed on the first search; false: cannot be, decode instead). */
+  private pendingIds: SnapshotIds | false | null = null;
   private freeSlots: number[] = [];
   private liveCount = 0;
   private scratch = new Int8Array(0);
@@ -165,6 +200,16 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
   private columnsBuilding = false;
   private columnsFailed = false;
   private readonly columnScanMinSlots: number;
+  private readonly factFields: [field: string, fact: number | 'path'][];
+  /**
+   * Per slot: when a search last returned it (`watchMark`, 0 = never). A write to such a slot
+   * copies the old payload aside first, so hits' lazy payloads stay what they were at search time.
+   */
+  private watched = new Uint8Array(0);
+  private rescued = new Map<number, RescuedPayload[]>();
+  private rescueQueue: RescuedPayload[] = [];
+  private rescueHead = 0;
+  private readonly loadHitPayload = (origin: PayloadOrigin) => this.hitPayload(origin);
 
   private readonly stmt: Record<string, Database.Statement>;
 
@@ -174,6 +219,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.keyCount = options.keyCount;
     this.facts = options.facts;
     this.columnScanMinSlots = options.columnScanMinSlots ?? COLUMN_SCAN_MIN_SLOTS;
+    this.factFields = Object.entries(options.factFields ?? {});
     const t = this.name;
     db.exec(`
       CREATE TABLE IF NOT EXISTS sextant_vector_meta (collection TEXT PRIMARY KEY, dims INTEGER, scale REAL);
@@ -213,7 +259,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       delete: db.prepare(`DELETE FROM ${t}_points WHERE slot = ?`),
       payload: db.prepare(`SELECT id, payload FROM ${t}_points WHERE slot = ?`),
       // Batched reads for search hits: one statement per query instead of one per hit (a third of the cost).
-      payloads: db.prepare(`SELECT slot, id, payload FROM ${t}_points WHERE slot IN (SELECT value FROM json_each(?))`).raw(true),
+      payloads: db.prepare(`SELECT slot, payload FROM ${t}_points WHERE slot IN (SELECT value FROM json_each(?))`).raw(true),
       f32s: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points WHERE slot IN (SELECT value FROM json_each(?))`).raw(true),
       allF32: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`),
       allF32Raw: db.prepare(`SELECT slot, vec_f32 FROM ${t}_points`).raw(true),
@@ -437,6 +483,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       for (let i = 0; i < this.keyCount; i++) {
         this.keyCols[i].set(snap.keyCols[i]);
         this.keyDicts[i] = new Map(snap.keyDicts[i].map((v, c) => [v, c + 1]));
+        this.keyValues[i] = [null, ...snap.keyDicts[i]];
       }
       this.pathCol.set(snap.pathCol);
       this.pathList = ['', ...snap.paths];
@@ -494,6 +541,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
 
   private set idBySlot(ids: (string | null | undefined)[]) {
     this.pendingIdentity = null;
+    this.pendingIds = null;
     this.idOfSlot = ids;
   }
 
@@ -512,9 +560,20 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.tagsOfSlot = tags;
   }
 
+  /** The id at a live slot, without decoding every id of a restored snapshot. */
+  private idAt(slot: number): string {
+    const pending = this.pendingIdentity;
+    if (pending) {
+      if (this.pendingIds === null) this.pendingIds = SnapshotIds.index(pending.ids, this.high) ?? false;
+      if (this.pendingIds) return this.pendingIds.get(slot)!;
+    }
+    return this.idBySlot[slot]!;
+  }
+
   private decodeIdentity(): void {
     const pending = this.pendingIdentity!;
     this.pendingIdentity = null;
+    this.pendingIds = null;
     const ids = JSON.parse(Buffer.from(pending.ids.buffer, pending.ids.byteOffset, pending.ids.byteLength).toString('utf8')) as (string | null)[];
     this.idOfSlot = ids;
     for (let s = 0; s < ids.length; s++) {
@@ -536,6 +595,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.live = new Uint8Array(0);
     this.keyCols = Array.from({ length: this.keyCount }, () => new Int32Array(0));
     this.keyDicts = Array.from({ length: this.keyCount }, () => new Map());
+    this.keyValues = Array.from({ length: this.keyCount }, () => [null]);
     this.pathCol = new Int32Array(0);
     this.pathDict = new Map();
     this.pathList = [''];
@@ -624,24 +684,27 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.pathNext = grow(this.pathNext, (n) => new Int32Array(n), 1);
     this.pathPrev = grow(this.pathPrev, (n) => new Int32Array(n), 1);
     this.kwLength = grow(this.kwLength, (n) => new Int32Array(n), 1);
+    if (this.watched.length < cap) this.watched = grow(this.watched, (n) => new Uint8Array(n), 1);
     const kwOffset = new Float64Array(cap);
     kwOffset.set(this.kwOffset);
     this.kwOffset = kwOffset;
     this.capacity = cap;
   }
 
-  private code(dict: Map<string, number>, value: string | null): number {
+  private code(key: number, value: string | null): number {
     if (value === null || value === undefined) return 0;
+    const dict = this.keyDicts[key];
     let c = dict.get(value);
     if (c === undefined) {
       c = dict.size + 1;
       dict.set(value, c);
+      this.keyValues[key][c] = value;
     }
     return c;
   }
 
   private setFacts(slot: number, id: string, facts: RowFacts): void {
-    for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = this.code(this.keyDicts[i], facts.keys[i] ?? null);
+    for (let i = 0; i < this.keyCount; i++) this.keyCols[i][slot] = this.code(i, facts.keys[i] ?? null);
     let pc = 0;
     if (facts.path !== null) {
       let c = this.pathDict.get(facts.path);
@@ -783,6 +846,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       for (let idx = 0; idx < n; idx++) {
         const p = points[idx];
         const existing = this.slotById.get(p.id);
+        if (existing !== undefined) this.rescueIfWatched(existing);
         const slot = existing ?? this.allocate();
         slots[idx] = slot;
         const facts = this.facts(p.payload);
@@ -978,7 +1042,10 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     this.generation++;
     this.db.transaction(() => {
       this.invalidateSnapshot();
-      for (const s of slots) this.stmt.delete.run(s);
+      for (const s of slots) {
+        this.rescueIfWatched(s);
+        this.stmt.delete.run(s);
+      }
     })();
     this.dataVersion = this.currentDataVersion();
     for (const s of slots) {
@@ -1004,16 +1071,87 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return row ? { id: row.id, payload: JSON.parse(row.payload) as P } : undefined;
   }
 
+  /**
+   * Search hits with lazy payloads: the fields in `factFields` come from memory, the row is read
+   * and parsed only when another field is used (a file search needs repository, path and language
+   * of 150 chunks, and the text of the few it shows).
+   */
   private withPayloads(hits: { slot: number; score: number }[]): ScoredPoint<P>[] {
     if (!hits.length) return [];
-    const rows = new Map<number, [string, string]>();
-    for (const [slot, id, payload] of this.stmt.payloads.all(slotList(hits)) as [number, string, string][]) rows.set(slot, [id, payload]);
+    if (!this.factFields.length) return this.withStoredPayloads(hits);
+    const at = Date.now();
+    const mark = watchMark(at);
+    this.expireRescued(at);
+    const out: ScoredPoint<P>[] = new Array(hits.length);
+    for (let i = 0; i < hits.length; i++) {
+      const slot = hits[i].slot;
+      this.watched[slot] = mark;
+      const id = this.idAt(slot);
+      const known: Record<string, unknown> = {};
+      for (const [field, fact] of this.factFields) {
+        const value = fact === 'path' ? (this.pathCol[slot] ? this.pathList[this.pathCol[slot]] : null) : this.keyValues[fact][this.keyCols[fact][slot]];
+        if (value !== null && value !== undefined) known[field] = value;
+      }
+      out[i] = { id, score: hits[i].score, payload: lazyPayload<P>(known, { slot, id, generation: this.generation, at }, this.loadHitPayload) };
+    }
+    return out;
+  }
+
+  /** Search hits with their payloads read now, in one statement (for collections whose searches use every field). */
+  private withStoredPayloads(hits: { slot: number; score: number }[]): ScoredPoint<P>[] {
+    const rows = new Map<number, string>();
+    for (const [slot, payload] of this.stmt.payloads.all(slotList(hits)) as [number, string][]) rows.set(slot, payload);
     const out: ScoredPoint<P>[] = [];
     for (const h of hits) {
       const row = rows.get(h.slot);
-      if (row) out.push({ id: row[0], score: h.score, payload: JSON.parse(row[1]) as P });
+      if (row !== undefined) out.push({ id: this.idAt(h.slot), score: h.score, payload: JSON.parse(row) as P });
     }
     return out;
+  }
+
+  /** The payload a hit had when it was returned (see {@link HIT_PAYLOAD_GUARANTEE_MS}). */
+  private hitPayload(origin: PayloadOrigin): Record<string, unknown> {
+    if (origin.generation !== this.generation) {
+      const copy = this.rescued.get(origin.slot)?.find((r) => r.generation > origin.generation);
+      if (copy) return JSON.parse(copy.payload) as Record<string, unknown>;
+    }
+    let row = this.stmt.payload.get(origin.slot) as { id: string; payload: string } | undefined;
+    if (row?.id !== origin.id) {
+      const slot = this.slotById.get(origin.id);
+      row = slot === undefined ? undefined : (this.stmt.payload.get(slot) as { id: string; payload: string } | undefined);
+    }
+    if (!row) throw new Error(`${this.name}: point ${origin.id} was deleted before its search hit's payload was read`);
+    return JSON.parse(row.payload) as Record<string, unknown>;
+  }
+
+  /** Before a write replaces or deletes a row that a search returned lately, keeps its payload for those hits. */
+  private rescueIfWatched(slot: number): void {
+    const mark = this.watched[slot];
+    if (mark === 0) return;
+    const at = Date.now();
+    if ((watchMark(at) - mark + 255) % 255 > WATCH_EPOCHS) return;
+    const row = this.stmt.payload.get(slot) as { id: string; payload: string } | undefined;
+    if (!row) return;
+    this.expireRescued(at);
+    const copy: RescuedPayload = { slot, generation: this.generation, id: row.id, payload: row.payload, at };
+    const list = this.rescued.get(slot);
+    if (list) list.push(copy);
+    else this.rescued.set(slot, [copy]);
+    this.rescueQueue.push(copy);
+  }
+
+  private expireRescued(now: number): void {
+    const queue = this.rescueQueue;
+    while (this.rescueHead < queue.length && now - queue[this.rescueHead].at > HIT_PAYLOAD_GUARANTEE_MS + WATCH_EPOCH_MS) {
+      const copy = queue[this.rescueHead++];
+      const list = this.rescued.get(copy.slot)!;
+      list.shift();
+      if (!list.length) this.rescued.delete(copy.slot);
+    }
+    if (this.rescueHead === queue.length) {
+      this.rescueQueue = [];
+      this.rescueHead = 0;
+    }
   }
 
   /**

@@ -21,6 +21,8 @@ function toTaskQuery(filter: TaskFilter, operation: string): CollectionQuery {
  */
 export class EmbeddedTaskIndex extends CollectionIndex<TaskPayload, TaskFilter, CollectionQuery, EmbeddedCollection<TaskPayload>> implements TaskIndex {
   constructor(db: Database.Database, options: { dims?: number; name?: string } = {}) {
+    // No `factFields`: a task search reads every field of every hit (title, files, dates), so one
+    // batched read per search costs less than reading rows one by one on first use.
     super(new EmbeddedCollection<TaskPayload>(db, { name: options.name ?? 'tasks', keyCount: 4, facts: taskFacts, dims: options.dims }), 'TaskIndex', toTaskQuery);
   }
 
