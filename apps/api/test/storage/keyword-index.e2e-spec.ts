@@ -180,6 +180,37 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
     }
   });
 
+  it('AND and PHRASE by counting postings (galloping into common terms\' lists once few candidates are left) match probing records, on a skewed vocabulary, with filters', () => {
+    let seed = 23;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const words = Array.from({ length: 500 }, (_, i) => `t${i}`);
+    const pick = () => words[Math.floor(words.length * rand() ** 4)];
+    const counting = new KeywordIndex({ probeCost: Infinity });
+    const probing = new KeywordIndex({ probeCost: 0 });
+    for (let slot = 0; slot < 4000; slot++) {
+      const tokens = Array.from({ length: 3 + Math.floor(rand() * 60) }, pick);
+      counting.add(slot, tokens);
+      probing.add(slot, tokens);
+    }
+    const all = new Uint8Array(4000).fill(1);
+    const third = Uint8Array.from({ length: 4000 }, (_, s) => (s % 3 === 0 ? 1 : 0));
+    let nonEmpty = 0;
+    for (let q = 0; q < 80; q++) {
+      // A rarer word first, then common ones: the candidates shrink while the lists stay long.
+      const terms = [words[20 + Math.floor(rand() * 200)], ...Array.from({ length: 1 + (q % 4) }, () => words[Math.floor(rand() * 8)])];
+      for (const mode of ['and', 'phrase'] as const) {
+        for (const mask of [all, third]) {
+          const got = counting.search(terms, mode, mask, 50);
+          const want = probing.search(terms, mode, mask, 50);
+          expect(got.map((h) => h.slot)).toEqual(want.map((h) => h.slot));
+          got.forEach((h, i) => expect(close(h.score, want[i].score)).toBe(true));
+          if (got.length) nonEmpty++;
+        }
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(40);
+  });
+
   it('handles documents too long for 16-bit positions', () => {
     const index = new KeywordIndex();
     const long = Array.from({ length: 70_000 }, (_, i) => (i % 7 === 0 ? 'http' : i % 7 === 1 ? 'response' : `w${i % 50}`));

@@ -66,6 +66,8 @@ const SEED_MAX_POSTINGS = 2048;
 /** Relative cost, in sequential posting visits, of MaxScore's work per candidate document: walking the strong lists, and galloping into each weak one. */
 const MAXSCORE_WALK_COST = 3;
 const MAXSCORE_GALLOP_COST = 4;
+/** Relative cost, in sequential posting visits, of galloping into a list for one candidate while intersecting. */
+const INTERSECT_GALLOP_COST = 8;
 /** Pending removals flushed once this many (term, slot) pairs wait, even without a search. */
 const MAX_PENDING = 1 << 18;
 
@@ -626,8 +628,10 @@ export class KeywordIndex {
 
   /**
    * Slots containing every term of `ids` (rarest first), restricted to `mask` when given, with
-   * BM25 sums in `acc` when `weights` is given. Leaves `hits` / `acc` set for the returned slots
-   * in `touched[0..n)`; the caller resets them with {@link clearTouched}.
+   * BM25 sums in `acc` when `weights` is given, in ascending slot order in `touched[0..n)` (their
+   * `hits` / `acc` set; the caller resets them with {@link clearTouched}). The rarest list is
+   * walked; each further list is walked too, or, once few candidates are left, only galloped
+   * into at theirs. Terms are added in `ids` order either way, so sums are bit-identical.
    */
   private countAll(ids: readonly number[], mask: Uint8Array | null, weights: readonly number[] | null): number {
     this.scratch();
@@ -640,6 +644,28 @@ export class KeywordIndex {
       const w = weights ? weights[j] : 0;
       const start = this.meta[ids[j] * TERM_STRIDE + P_START];
       const end = start + this.meta[ids[j] * TERM_STRIDE + P_LEN];
+      if (j > 0 && nt * INTERSECT_GALLOP_COST < end - start) {
+        let p = start;
+        let kept = 0;
+        for (let i = 0; i < nt; i++) {
+          const s = touched[i];
+          p = gallop(pool, p, end, s);
+          if (p < end && pool[p] >>> 8 === s) {
+            hits[s] = j + 1;
+            if (weights) {
+              let tf = pool[p] & 0xff;
+              if (tf === TF_CAPPED) tf = this.recordTf(s, ids[j]);
+              acc[s] += (w * tf) / (tf + c0 + c1 * docLen[s]);
+            }
+            touched[kept++] = s;
+          } else {
+            hits[s] = 0;
+            acc[s] = 0;
+          }
+        }
+        nt = kept;
+        continue;
+      }
       for (let p = start; p < end; p++) {
         const s = pool[p] >>> 8;
         if (hits[s] !== j) continue;
@@ -653,6 +679,19 @@ export class KeywordIndex {
           if (tf === TF_CAPPED) tf = this.recordTf(s, ids[j]);
           acc[s] += (w * tf) / (tf + c0 + c1 * docLen[s]);
         }
+      }
+      if (j > 0) {
+        // Keep only the slots that have every term so far (and reset the others' scratch).
+        let kept = 0;
+        for (let i = 0; i < nt; i++) {
+          const s = touched[i];
+          if (hits[s] === j + 1) touched[kept++] = s;
+          else {
+            hits[s] = 0;
+            acc[s] = 0;
+          }
+        }
+        nt = kept;
       }
     }
     return nt;
