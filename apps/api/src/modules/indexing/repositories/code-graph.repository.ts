@@ -2,13 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { graphSymbolKeys, uuidV5, type FileDependency, type GraphEdge, type GraphFile, type ParsedLanguage } from '@sextant/indexer';
 import { DataSource, In, type EntityManager } from 'typeorm';
-import { bulkInsert } from '../../../database/bulk-write';
 import { timeOrderedId } from '../../../database/time-ordered-id';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { GraphEdgeEntity } from '../entities/graph-edge.entity';
 import { GraphFileImportEntity } from '../entities/graph-file-import.entity';
 import { GraphFileEntity } from '../entities/graph-file.entity';
 import { GraphSymbolEntity } from '../entities/graph-symbol.entity';
+import { insertRows } from './insert-rows';
 
 /** A file's graph facts as written by an index job; `null` facts: the file no longer has any (not parsed, removed). */
 export interface GraphFileWrite {
@@ -41,6 +41,10 @@ export interface FileCallPair {
 }
 
 const CHUNK = 400;
+const GRAPH_FILE_COLUMNS = ['id', 'workspaceId', 'repositoryId', 'path', 'lang', 'facts', 'dirty'] as const;
+const GRAPH_EDGE_COLUMNS = ['id', 'workspaceId', 'repositoryId', 'fromPath', 'fromSymbolId', 'toPath', 'toSymbolId', 'kind', 'confidence', 'line', 'column'] as const;
+const GRAPH_IMPORT_COLUMNS = ['id', 'workspaceId', 'repositoryId', 'fromPath', 'toPath', 'source', 'line'] as const;
+const GRAPH_SYMBOL_COLUMNS = ['id', 'workspaceId', 'repositoryId', 'path', 'symbolKey', 'qualified', 'name', 'nameLower', 'kind', 'startLine', 'endLine', 'startByte', 'endByte'] as const;
 const SYMBOL_COLUMNS = ['id', 'repository_id', 'path', 'qualified', 'name', 'kind', 'start_line', 'end_line', 'start_byte', 'end_byte'];
 
 /** Stable id of a definition: the same file defining the same symbol keeps its id across index jobs. */
@@ -63,38 +67,31 @@ export class CodeGraphRepository {
   /**
    * Replaces the facts and definitions of these files and drops every edge from or to them; the
    * files, and every file that had an edge into them, are marked dirty for {@link replaceEdges}.
+   * Runs in `manager`'s transaction, or a new one.
    */
-  async replaceFiles(workspaceId: string, repositoryId: string, files: GraphFileWrite[]): Promise<void> {
+  async replaceFiles(workspaceId: string, repositoryId: string, files: GraphFileWrite[], manager?: EntityManager): Promise<void> {
     if (!files.length) return;
-    await this.tx.run(async (m) => {
-      const paths = files.map((f) => f.path);
-      await this.dropFiles(m, repositoryId, paths);
-      const kept = files.filter((f): f is GraphFileWrite & { facts: GraphFile } => f.facts !== null);
-      await bulkInsert(
+    const write = async (m: EntityManager) => {
+      await this.dropFiles(
         m,
-        GraphFileEntity,
-        kept.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, lang: f.facts.lang, facts: JSON.stringify(compactFacts(f.facts)), dirty: true })),
+        repositoryId,
+        files.map((f) => f.path),
       );
-      const symbols = kept.flatMap((f) => {
+      const fileRows: unknown[][] = [];
+      const symbolRows: unknown[][] = [];
+      for (const f of files) {
+        if (!f.facts) continue;
+        fileRows.push([timeOrderedId(), workspaceId, repositoryId, f.path, f.facts.lang, JSON.stringify(compactFacts(f.facts)), true]);
         const keys = graphSymbolKeys(f.facts.definitions);
-        return f.facts.definitions.map((d, i) => ({
-          id: graphSymbolId(repositoryId, f.path, keys[i]),
-          workspaceId,
-          repositoryId,
-          path: f.path,
-          symbolKey: keys[i],
-          qualified: d.symbol,
-          name: d.name.slice(0, 300),
-          nameLower: d.name.toLowerCase().slice(0, 300),
-          kind: d.kind,
-          startLine: d.startLine,
-          endLine: d.endLine,
-          startByte: d.startByte,
-          endByte: d.endByte,
-        }));
-      });
-      await bulkInsert(m, GraphSymbolEntity, symbols);
-    });
+        f.facts.definitions.forEach((d, i) => {
+          const name = d.name.slice(0, 300);
+          symbolRows.push([graphSymbolId(repositoryId, f.path, keys[i]), workspaceId, repositoryId, f.path, keys[i], d.symbol, name, d.name.toLowerCase().slice(0, 300), d.kind, d.startLine, d.endLine, d.startByte, d.endByte]);
+        });
+      }
+      await insertRows(m, GraphFileEntity, GRAPH_FILE_COLUMNS, fileRows);
+      await insertRows(m, GraphSymbolEntity, GRAPH_SYMBOL_COLUMNS, symbolRows);
+    };
+    await (manager ? write(manager) : this.tx.run(write));
   }
 
   /** Removes deleted files from the graph; files that called into them become dirty. */
@@ -167,27 +164,29 @@ export class CodeGraphRepository {
         await m.delete(GraphEdgeEntity, { repositoryId, fromPath: In(slice) });
         await m.delete(GraphFileImportEntity, { repositoryId, fromPath: In(slice) });
       }
-      await bulkInsert(
+      await insertRows(
         m,
         GraphEdgeEntity,
-        edges.map((e) => ({
-          id: timeOrderedId(),
+        GRAPH_EDGE_COLUMNS,
+        edges.map((e) => [
+          timeOrderedId(),
           workspaceId,
           repositoryId,
-          fromPath: e.fromPath,
-          fromSymbolId: e.fromKey === null ? null : graphSymbolId(repositoryId, e.fromPath, e.fromKey),
-          toPath: e.toPath,
-          toSymbolId: graphSymbolId(repositoryId, e.toPath, e.toKey),
-          kind: e.kind,
-          confidence: e.confidence,
-          line: e.line,
-          column: e.column,
-        })),
+          e.fromPath,
+          e.fromKey === null ? null : graphSymbolId(repositoryId, e.fromPath, e.fromKey),
+          e.toPath,
+          graphSymbolId(repositoryId, e.toPath, e.toKey),
+          e.kind,
+          e.confidence,
+          e.line,
+          e.column,
+        ]),
       );
-      await bulkInsert(
+      await insertRows(
         m,
         GraphFileImportEntity,
-        dependencies.map((d) => ({ id: timeOrderedId(), workspaceId, repositoryId, fromPath: d.fromPath, toPath: d.toPath, source: d.source.slice(0, 1000), line: d.line })),
+        GRAPH_IMPORT_COLUMNS,
+        dependencies.map((d) => [timeOrderedId(), workspaceId, repositoryId, d.fromPath, d.toPath, d.source.slice(0, 1000), d.line]),
       );
       for (let i = 0; i < fromPaths.length; i += CHUNK) await m.update(GraphFileEntity, { repositoryId, path: In(fromPaths.slice(i, i + CHUNK)) }, { dirty: false });
     });

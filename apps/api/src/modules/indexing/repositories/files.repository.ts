@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, MoreThanOrEqual, Repository } from 'typeorm';
+import { In, MoreThanOrEqual, Repository, type EntityManager } from 'typeorm';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { bulkInsert } from '../../../database/bulk-write';
 import { timeOrderedId } from '../../../database/time-ordered-id';
@@ -94,13 +94,14 @@ export class FilesRepository {
   /**
    * Commits files whose chunks are all stored (markPending wrote their rows first). Pass the
    * file's hash, size and language to record them again, or only the path to keep the pending ones.
+   * Runs in `manager`'s transaction, or a new one.
    */
-  async markIndexed(workspaceId: string, repositoryId: string, results: Array<Partial<FileWrite> & { path: string; chunkCount: number; chunkTypes: Record<string, number>; error?: string | null }>): Promise<void> {
+  async markIndexed(workspaceId: string, repositoryId: string, results: Array<Partial<FileWrite> & { path: string; chunkCount: number; chunkTypes: Record<string, number>; error?: string | null }>, manager?: EntityManager): Promise<void> {
     if (!results.length) return;
     const now = new Date();
     const withFacts = results.every((r) => r.contentHash !== undefined);
     const update: (keyof FileEntity & string)[] = ['state', 'chunkCount', 'chunkTypes', 'error', 'indexedAt', 'updatedAt'];
-    await this.tx.run((tx) =>
+    const write = (tx: EntityManager) =>
       bulkInsert(
         tx,
         FileEntity,
@@ -118,12 +119,13 @@ export class FilesRepository {
           updatedAt: now,
         })),
         { conflict: ['repositoryId', 'path'], update: withFacts ? ['contentHash', 'size', 'lang', 'statKey', ...update] : update },
-      ),
-    );
+      );
+    await (manager ? write(manager) : this.tx.run(write));
   }
 
-  async markFailed(workspaceId: string, repositoryId: string, failures: Array<{ path: string; message: string }>): Promise<void> {
-    for (const f of failures) await this.rows.update({ workspaceId, repositoryId, path: f.path }, { state: 'failed', error: f.message.slice(0, 2000), chunkCount: 0, chunkTypes: {} });
+  async markFailed(workspaceId: string, repositoryId: string, failures: Array<{ path: string; message: string }>, manager?: EntityManager): Promise<void> {
+    const rows = manager ? manager.getRepository(FileEntity) : this.rows;
+    for (const f of failures) await rows.update({ workspaceId, repositoryId, path: f.path }, { state: 'failed', error: f.message.slice(0, 2000), chunkCount: 0, chunkTypes: {} });
   }
 
   async deletePaths(workspaceId: string, repositoryId: string, paths: string[]): Promise<void> {

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { SymbolDefinition } from '@sextant/indexer';
-import { Brackets, In, Repository } from 'typeorm';
-import { bulkInsert } from '../../../database/bulk-write';
+import { Brackets, In, Repository, type EntityManager } from 'typeorm';
 import { timeOrderedId } from '../../../database/time-ordered-id';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { SymbolEntity } from '../entities/symbol.entity';
+import { insertRows } from './insert-rows';
+
+const SYMBOL_COLUMNS = ['id', 'workspaceId', 'repositoryId', 'path', 'name', 'nameLower', 'qualified', 'kind', 'startLine', 'endLine'] as const;
 
 export interface SymbolMatch {
   repositoryId: string;
@@ -26,29 +28,23 @@ export class SymbolsRepository {
     private readonly tx: TransactionRunner,
   ) {}
 
-  /** Replaces the definitions of these files (one transaction). */
-  async replaceForFiles(workspaceId: string, repositoryId: string, files: Array<{ path: string; definitions: SymbolDefinition[] }>): Promise<void> {
+  /** Replaces the definitions of these files, in `manager`'s transaction or a new one. */
+  async replaceForFiles(workspaceId: string, repositoryId: string, files: Array<{ path: string; definitions: SymbolDefinition[] }>, manager?: EntityManager): Promise<void> {
     if (!files.length) return;
-    await this.tx.run(async (tx) => {
+    const write = async (tx: EntityManager) => {
       const repo = tx.getRepository(SymbolEntity);
       const paths = files.map((f) => f.path);
       for (let i = 0; i < paths.length; i += 500) await repo.delete({ workspaceId, repositoryId, path: In(paths.slice(i, i + 500)) });
-      const rows = files.flatMap((f) =>
-        f.definitions.map((d) => ({
-          id: timeOrderedId(),
-          workspaceId,
-          repositoryId,
-          path: f.path,
-          name: d.name.slice(0, 300),
-          nameLower: d.name.toLowerCase().slice(0, 300),
-          qualified: d.symbol,
-          kind: d.kind,
-          startLine: d.startLine,
-          endLine: d.endLine,
-        })),
-      );
-      await bulkInsert(tx, SymbolEntity, rows);
-    });
+      const rows: unknown[][] = [];
+      for (const f of files) {
+        for (const d of f.definitions) {
+          const name = d.name.slice(0, 300);
+          rows.push([timeOrderedId(), workspaceId, repositoryId, f.path, name, d.name.toLowerCase().slice(0, 300), d.symbol, d.kind, d.startLine, d.endLine]);
+        }
+      }
+      await insertRows(tx, SymbolEntity, SYMBOL_COLUMNS, rows);
+    };
+    await (manager ? write(manager) : this.tx.run(write));
   }
 
   async deletePaths(workspaceId: string, repositoryId: string, paths: string[]): Promise<void> {

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CodeGraph, isParsedLanguage, type ChunkFileResult, type FileDependency, type GraphEdge, type Language } from '@sextant/indexer';
+import type { EntityManager } from 'typeorm';
 import { CodeGraphRepository } from '../repositories/code-graph.repository';
 
 /** Files resolved and written per transaction. */
@@ -32,7 +33,8 @@ export class CodeGraphUpdater {
 
   constructor(private readonly graph: CodeGraphRepository) {}
 
-  async writeFiles(workspaceId: string, repositoryId: string, files: Array<{ path: string; lang: string | null; result: Pick<ChunkFileResult, 'parse' | 'symbols'> | null }>): Promise<void> {
+  /** Replaces these files' facts and definitions, in `manager`'s transaction or a new one. */
+  async writeFiles(workspaceId: string, repositoryId: string, files: Array<{ path: string; lang: string | null; result: Pick<ChunkFileResult, 'parse' | 'symbols'> | null }>, manager?: EntityManager): Promise<void> {
     const writes = files.map(({ path, lang: name, result }) => {
       const lang = name as Language | null;
       return {
@@ -45,7 +47,7 @@ export class CodeGraphUpdater {
       writes.filter((w) => w.facts).map((w) => w.path),
       writes.filter((w) => !w.facts).map((w) => w.path),
     );
-    await this.graph.replaceFiles(workspaceId, repositoryId, writes);
+    await this.graph.replaceFiles(workspaceId, repositoryId, writes, manager);
   }
 
   async removeFiles(repositoryId: string, paths: string[]): Promise<void> {

@@ -20,6 +20,7 @@ import {
 } from '@sextant/indexer';
 import { CHUNK_INDEX, type ChunkIndex, type ChunkPoint } from '@sextant/retrieval';
 import { APP_CONFIG } from '../../../config/config.module';
+import { TransactionRunner } from '../../../database/transaction-runner';
 import type { AppConfig } from '../../../config/config.schema';
 import type { IndexJobEntity } from '../entities/index-job.entity';
 import type { RepositoryEntity } from '../entities/repository.entity';
@@ -33,6 +34,8 @@ import { mapIndexJob } from './job-mapper';
 
 const BATCH_FILES = 64;
 const PIPELINE_DEPTH = 6;
+/** Prepared batches written together at most (see the write loop). */
+const WRITE_GROUP_BATCHES = 4;
 const PROGRESS_INTERVAL_MS = 250;
 const MAX_ERRORS_KEPT = 500;
 /** Call sites are kept: the code graph resolves them to definitions. Keyword tokens come from the parse workers. */
@@ -91,6 +94,7 @@ export class IndexJobRunner {
     @Inject(PARSE_POOL) private readonly pool: ParsePool,
     private readonly events: EventEmitter2,
     private readonly graph: CodeGraphUpdater,
+    private readonly tx: TransactionRunner,
   ) {}
 
   async run(job: IndexJobEntity, signal: AbortSignal): Promise<IndexJobEntity> {
@@ -165,23 +169,29 @@ export class IndexJobRunner {
       // Up to PIPELINE_DEPTH batches are read, chunked (worker pool) and embedded (the hash
       // embedder's worker, or the model's API) ahead while this thread writes, so neither side
       // waits for the other's slowest batch.
-      const inFlight: Promise<PreparedBatch>[] = [];
+      // The batches already prepared when this thread is ready to write are written together (up to
+      // WRITE_GROUP_BATCHES): one relational transaction and one chunk-store transaction for all of them.
+      const inFlight: Array<{ batch: Promise<PreparedBatch>; ready: boolean }> = [];
       let queued = 0;
       const prepareNext = () => {
         if (queued >= candidates.length) return;
-        const batch = this.prepareBatch(job, candidates.slice(queued, queued + BATCH_FILES), existing, runStartMs, signal);
-        batch.catch(() => undefined); // awaited below; never an unhandled rejection if the job stops first
-        inFlight.push(batch);
+        const entry = { batch: this.prepareBatch(job, candidates.slice(queued, queued + BATCH_FILES), existing, runStartMs, signal), ready: false };
+        entry.batch.then(
+          () => (entry.ready = true),
+          () => undefined, // awaited below; never an unhandled rejection if the job stops first
+        );
+        inFlight.push(entry);
         queued += BATCH_FILES;
       };
       for (let i = 0; i < PIPELINE_DEPTH; i++) prepareNext();
       while (inFlight.length) {
         this.throwIfCancelled(signal);
-        const prepared = await inFlight.shift()!;
+        const group = [await inFlight.shift()!.batch];
+        while (group.length < WRITE_GROUP_BATCHES && inFlight[0]?.ready) group.push(await inFlight.shift()!.batch);
         clock('parse');
         this.throwIfCancelled(signal);
-        prepareNext();
-        await this.writeBatch(job, repo, prepared, clock);
+        for (let i = 0; i < group.length; i++) prepareNext();
+        await this.writeBatches(job, repo, group, clock);
         emit();
       }
 
@@ -325,8 +335,8 @@ export class IndexJobRunner {
     return { files, chunks, embedding };
   }
 
-  private async writeBatch(job: IndexJobEntity, repo: RepositoryEntity, batch: PreparedBatch, clock: (phase: string) => void): Promise<void> {
-    let prepared = batch.files;
+  private async writeBatches(job: IndexJobEntity, repo: RepositoryEntity, batches: PreparedBatch[], clock: (phase: string) => void): Promise<void> {
+    let prepared = batches.flatMap((b) => b.files);
     if (!prepared.length) return;
     const batchSize = prepared.length;
     const ws = job.workspaceId;
@@ -343,30 +353,34 @@ export class IndexJobRunner {
     const failed = prepared.filter((p) => !p.result);
 
     job.phase = 'embed';
-    const allChunks = batch.chunks;
-    const { vectors, hits, embedded } = await batch.embedding;
-    job.counts.cacheHits += hits;
-    job.counts.embedded += embedded;
+    const points: ChunkPoint[] = [];
+    for (const batch of batches) {
+      const { vectors, hits, embedded } = await batch.embedding;
+      job.counts.cacheHits += hits;
+      job.counts.embedded += embedded;
+      batch.chunks.forEach((c, i) => points.push(toChunkPoint(c, vectors[i])));
+    }
     clock('embed');
 
     job.phase = 'write';
     await this.files.markPending(ws, repo.id, prepared.map((p) => p.write));
-    const paths = prepared.map((p) => p.write.path);
-    await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths });
-    const points: ChunkPoint[] = allChunks.map((c, i) => toChunkPoint(c, vectors[i]));
-    for (let i = 0; i < points.length; i += 512) await this.chunks.upsert(points.slice(i, i + 512));
-    await this.symbols.replaceForFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, definitions: p.result?.symbols?.definitions ?? [] })));
-    await this.graph.writeFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, lang: p.write.lang, result: p.result })));
-    await this.files.markIndexed(
-      ws,
-      repo.id,
-      ok.map((p) => {
-        const chunkTypes: Record<string, number> = {};
-        for (const c of p.result!.chunks) chunkTypes[c.chunkType] = (chunkTypes[c.chunkType] ?? 0) + 1;
-        return { ...p.write, chunkCount: p.result!.chunks.length, chunkTypes, error: p.result!.parse === 'fallback' ? (p.result!.error ?? 'parse failed; line windows used') : null };
-      }),
-    );
-    if (failed.length) await this.files.markFailed(ws, repo.id, failed.map((f) => ({ path: f.write.path, message: f.failure ?? 'failed' })));
+    await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths: prepared.map((p) => p.write.path) });
+    await this.chunks.upsert(points);
+    await this.tx.run(async (m) => {
+      await this.symbols.replaceForFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, definitions: p.result?.symbols?.definitions ?? [] })), m);
+      await this.graph.writeFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, lang: p.write.lang, result: p.result })), m);
+      await this.files.markIndexed(
+        ws,
+        repo.id,
+        ok.map((p) => {
+          const chunkTypes: Record<string, number> = {};
+          for (const c of p.result!.chunks) chunkTypes[c.chunkType] = (chunkTypes[c.chunkType] ?? 0) + 1;
+          return { ...p.write, chunkCount: p.result!.chunks.length, chunkTypes, error: p.result!.parse === 'fallback' ? (p.result!.error ?? 'parse failed; line windows used') : null };
+        }),
+        m,
+      );
+      if (failed.length) await this.files.markFailed(ws, repo.id, failed.map((f) => ({ path: f.write.path, message: f.failure ?? 'failed' })), m);
+    });
 
     for (const p of ok) {
       const r = p.result!;
