@@ -78,6 +78,13 @@ const MAX_SEARCH_K = 1000;
 const COLUMN_SCAN_MIN_SLOTS = 100_000;
 /** A query uses the column scan when at most this fraction of its int8 dimensions is non-zero. */
 const SPARSE_QUERY_FRACTION = 1 / 8;
+/**
+ * Rescoring reads candidates this many slots apart (or closer) in one `pread`: a skipped vector
+ * costs ~0.2 µs of copying, a separate read ~2 µs of system call.
+ */
+const RESCORE_READ_GAP = 8;
+/** Most slots one rescoring read spans. */
+const RESCORE_READ_RUN = 256;
 /** Candidate masks kept per collection (one per distinct key-only filter). */
 const MASK_CACHE_SIZE = 8;
 /**
@@ -1277,21 +1284,35 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     return out.sort((a, b) => b.score - a.score);
   }
 
+  /**
+   * Reads the candidates in slot order, one `pread` for each run of nearby slots (the chunks of
+   * one file sit side by side, and a filtered search for a few files rescores all of them).
+   */
   private rescoreFromFile(file: FloatVectorFile, query: Float32Array, hits: { slot: number; score: number }[]): { slot: number; score: number }[] | null {
-    const out: { slot: number; score: number }[] = [];
+    const dims = this.dims!;
+    const n = hits.length;
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => hits[a].slot - hits[b].slot);
+    const scores = new Float64Array(n);
     try {
-      for (const h of hits) {
-        const f = file.read(h.slot);
+      for (let i = 0; i < n; ) {
+        const first = hits[order[i]].slot;
+        let j = i + 1;
+        while (j < n && hits[order[j]].slot - hits[order[j - 1]].slot <= RESCORE_READ_GAP && hits[order[j]].slot - first < RESCORE_READ_RUN) j++;
+        const f = file.readRun(first, hits[order[j - 1]].slot - first + 1);
         if (!f) return null; // shorter than expected: not trustworthy, read from SQLite
-        let dot = 0;
-        for (let i = 0; i < f.length; i++) dot += f[i] * query[i];
-        out.push({ slot: h.slot, score: dot });
+        for (let t = i; t < j; t++) {
+          const base = (hits[order[t]].slot - first) * dims;
+          let dot = 0;
+          for (let d = 0; d < dims; d++) dot += f[base + d] * query[d];
+          scores[order[t]] = dot;
+        }
+        i = j;
       }
     } catch {
       this.dropFloatFile();
       return null;
     }
-    return out.sort((a, b) => b.score - a.score);
+    return hits.map((h, i) => ({ slot: h.slot, score: scores[i] })).sort((a, b) => b.score - a.score);
   }
 
   /**

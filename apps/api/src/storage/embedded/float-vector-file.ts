@@ -21,8 +21,8 @@ const DIRTY = 1;
  */
 export class FloatVectorFile {
   private dirty = false;
-  private readonly scratch: Buffer;
-  private readonly view: Float32Array;
+  private scratch: Buffer;
+  private view: Float32Array;
 
   private constructor(
     private readonly fd: number,
@@ -72,8 +72,22 @@ export class FloatVectorFile {
    * when the file does not reach that far. Native byte order, as SQLite's `vec_f32` blobs.
    */
   read(slot: number): Float32Array | null {
-    const n = readSync(this.fd, this.scratch, 0, this.scratch.length, HEADER + slot * this.dims * 4);
-    return n === this.scratch.length ? this.view : null;
+    return this.readRun(slot, 1);
+  }
+
+  /**
+   * The vectors of `count` consecutive slots from `slot` in one `pread` (slot `slot + i` at
+   * `i × dims`), as a view over a scratch buffer valid until the next read; null when the file
+   * does not reach that far.
+   */
+  readRun(slot: number, count: number): Float32Array | null {
+    const bytes = count * this.dims * 4;
+    if (this.scratch.length < bytes) {
+      this.scratch = Buffer.alloc(bytes);
+      this.view = new Float32Array(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length / 4);
+    }
+    const n = readSync(this.fd, this.scratch, 0, bytes, HEADER + slot * this.dims * 4);
+    return n === bytes ? this.view : null;
   }
 
   /** Makes the data durable and marks the file clean under a new token, which is returned (store it in SQLite next). */
