@@ -18,7 +18,8 @@
  * latency of `search()` (query embedding, every source, aggregation, fusion, priors) for
  * `--queries` queries — half identifier queries (`parseHttpResponse`), half natural-language
  * ones — sequentially, after one untimed pass over all of them; the learned ranker's added latency
- * (default request with and without a trained model); then queries/s of the default strategy at
+ * (default request with and without a trained model, in alternating blocks of 10 queries each, so a
+ * change of the machine's load during the run weighs on both alike); then queries/s of the default strategy at
  * concurrency 8 (`cpu_ms`: process CPU time per search, which other jobs on the machine disturb less
  * than wall time). The result cache is off (`cache: false`) so every call does the work; pool
  * logging stays at its default: each search's pool write runs after it returns, so a sequential
@@ -70,6 +71,8 @@ const MARKER = 'bench-search.json';
 const TARGETS = { p50_ms: 25, p95_ms: 60 };
 /** What the learned ranker may add to the default search's p50 (features for ~50-90 candidates and a dot product each). */
 const RANKER_ADDED_P50_MS = 3;
+/** Queries per block when the ranker's cost is measured in alternating off / on blocks. */
+const PAIR_BLOCK = 10;
 const log = (...a: unknown[]) => process.stdout.write(`${a.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(' ')}\n`);
 
 async function main() {
@@ -162,28 +165,56 @@ async function main() {
     const searchLog = ctx.get(SearchLogService);
     const ask = (query: string, extra: Partial<SearchRequest>, ranker: 'auto' | 'off' = 'auto') =>
       search.search(ws, SearchRequestSchema.parse({ query, top_k: 10, granularity: 'file', ...extra }), { cache: false, ranker });
-    const measure = async (extra: Partial<SearchRequest>, ranker: 'auto' | 'off' = 'auto') => {
-      for (let i = 0; i < 10; i++) await ask(queries[i % queries.length], extra, ranker);
-      const ms: number[] = [];
-      const phases: Record<string, number[]> = {};
-      let empty = 0;
+    /** Latencies, per-phase timings and process CPU time of a series of searches. */
+    const series = () => ({ ms: [] as number[], phases: {} as Record<string, number[]>, cpuUs: 0, empty: 0 });
+    const run = async (into: ReturnType<typeof series>, qs: readonly string[], extra: Partial<SearchRequest>, ranker: 'auto' | 'off') => {
       // CPU time of the whole process per search (pool writes included): less sensitive to other jobs than wall time.
       const cpu0 = process.cpuUsage();
-      for (const q of queries) {
+      for (const q of qs) {
         // The previous search's pool write runs after its results are returned; wait for it untimed, so each
         // latency is one search's own (the writes stay in cpu_ms and in the concurrent throughput below).
         await searchLog.flush();
         const t = performance.now();
         const res = await ask(q, extra, ranker);
-        ms.push(performance.now() - t);
-        if (res.results.length === 0) empty++;
-        for (const [phase, v] of Object.entries(res.timings_ms)) (phases[phase] ??= []).push(v);
+        into.ms.push(performance.now() - t);
+        if (res.results.length === 0) into.empty++;
+        for (const [phase, v] of Object.entries(res.timings_ms)) (into.phases[phase] ??= []).push(v);
       }
-      // Where the time goes (the service's own timings_ms, p50 per phase): sources overlap, so they do not add up.
-      const phases_p50 = Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, pct(v, 50)]));
       const cpu = process.cpuUsage(cpu0);
-      const cpu_ms = +((cpu.user + cpu.system) / 1000 / queries.length).toFixed(2);
-      return { p50: pct(ms, 50), p95: pct(ms, 95), mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2), cpu_ms, empty, phases_p50 };
+      into.cpuUs += cpu.user + cpu.system;
+    };
+    const summary = ({ ms, phases, cpuUs, empty }: ReturnType<typeof series>) => ({
+      p50: pct(ms, 50),
+      p95: pct(ms, 95),
+      mean: +(ms.reduce((s, x) => s + x, 0) / ms.length).toFixed(2),
+      cpu_ms: +(cpuUs / 1000 / ms.length).toFixed(2),
+      empty,
+      // Where the time goes (the service's own timings_ms, p50 per phase): sources overlap, so they do not add up.
+      phases_p50: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, pct(v, 50)])),
+    });
+    const measure = async (extra: Partial<SearchRequest>, ranker: 'auto' | 'off' = 'auto') => {
+      for (let i = 0; i < 10; i++) await ask(queries[i % queries.length], extra, ranker);
+      const s = series();
+      await run(s, queries, extra, ranker);
+      return summary(s);
+    };
+    /**
+     * Two ways of searching compared on the same queries in alternating blocks (A B, B A, A B, ...), so a
+     * change in the machine's load during the run weighs on both alike; a block is long enough that the
+     * garbage a way leaves is mostly collected within its own block.
+     */
+    const measurePair = async (a: () => [Partial<SearchRequest>, 'auto' | 'off'], b: () => [Partial<SearchRequest>, 'auto' | 'off'], block = PAIR_BLOCK) => {
+      for (let i = 0; i < 10; i++) {
+        await ask(queries[i % queries.length], ...a());
+        await ask(queries[i % queries.length], ...b());
+      }
+      const [sa, sb] = [series(), series()];
+      for (let from = 0, n = 0; from < queries.length; from += block, n++) {
+        const qs = queries.slice(from, from + block);
+        const order = n % 2 === 0 ? ([[sa, a], [sb, b]] as const) : ([[sb, b], [sa, a]] as const);
+        for (const [into, way] of order) await run(into, qs, ...way());
+      }
+      return [summary(sa), summary(sb)];
     };
 
     // One untimed pass over every query first: the first strategy measured would otherwise also pay for cold
@@ -217,9 +248,8 @@ async function main() {
           forced = true;
         }
       }
-      const off = await measure({}, 'off');
-      const on = await measure({}, 'auto');
-      rankerResult = { train_s: trainS, state: status.state, forced_active: forced, off, on, added_p50_ms: +(on.p50 - off.p50).toFixed(2), added_cpu_ms: +(on.cpu_ms - off.cpu_ms).toFixed(2) };
+      const [off, on] = await measurePair(() => [{}, 'off'], () => [{}, 'auto']);
+      rankerResult = { train_s: trainS, state: status.state, forced_active: forced, block: PAIR_BLOCK, off, on, added_p50_ms: +(on.p50 - off.p50).toFixed(2), added_cpu_ms: +(on.cpu_ms - off.cpu_ms).toFixed(2) };
       log('ranker', rankerResult);
     }
 

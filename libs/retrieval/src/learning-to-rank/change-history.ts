@@ -1,4 +1,6 @@
 import { tokenize } from '../tokenizer';
+import { HistoryProfile } from './history-profile';
+import { lowerBound, topByScore } from './sorted-arrays';
 
 /** BM25 parameters of the per-file history profiles. */
 const PROFILE_K1 = 1.2;
@@ -7,11 +9,23 @@ const PROFILE_B = 0.75;
 const MAX_POSTINGS_PER_TERM = 1000;
 /** Characters of a task's text that go into the profiles. */
 const PROFILE_TEXT_CHARS = 4000;
+/** Entries (8-12 bytes each) of the per-term scores kept for live searches, per kind. */
+const MAX_CACHED_TERM_ENTRIES = 1 << 20;
+
+/** One term's files and its BM25 part of each one's profile score. */
+interface TermProfile {
+  files: Int32Array;
+  scores: Float64Array;
+}
 
 /**
  * When each file changed, as positions in a workspace's task history (0 = oldest task), so
  * "how often and how lately did this file change before position p" is two binary searches.
  * Training asks it at the position of each held-out task; live searches at the end.
+ *
+ * Everything is held in flat typed arrays (per file: its change positions; per task: its
+ * files; per term: its tasks and term counts), so a query's scoring loops read contiguous
+ * memory and allocate little.
  *
  * @example
  * const h = new ChangeHistory([{ files: ['a.py'] }, { files: ['a.py', 'b.py'] }]);
@@ -19,108 +33,153 @@ const PROFILE_TEXT_CHARS = 4000;
  * h.lastChange('b.py', 1) // null (b.py first changed at position 1)
  */
 export class ChangeHistory {
-  private readonly positions = new Map<string, number[]>();
+  /** How many tasks the history holds. */
+  readonly size: number;
 
-  private readonly taskFiles: string[][] = [];
-  /** The same files as dense ids (scoring loops add into typed arrays instead of maps). */
-  private readonly taskFileIds: Int32Array[] = [];
   private readonly fileIds = new Map<string, number>();
   private readonly filePaths: string[] = [];
-  /** Change positions per file id (the lists of `positions`, shared). */
-  private readonly positionsById: number[][] = [];
-  /** Task positions per term of the tasks' texts (when texts were given). */
-  private readonly postings = new Map<string, number[]>();
+  /** File `f` changed at positions `changePositions[changeStart[f] .. changeStart[f + 1])`, ascending. */
+  private readonly changeStart: Int32Array;
+  private readonly changePositions: Int32Array;
+  /** Task `t` touched the file ids `taskFileIds[taskFileStart[t] .. taskFileStart[t + 1])`, in its own order, each once. */
+  private readonly taskFileStart: Int32Array;
+  private readonly taskFileIds: Int32Array;
+  /** Term `i` (of `termIds`) occurs in the tasks `postingTasks[termStart[i] .. termStart[i + 1])` (ascending), `postingCounts` times each. */
+  private readonly termIds = new Map<string, number>();
+  private readonly termStart: Int32Array;
+  private readonly postingTasks: Int32Array;
+  private readonly postingCounts: Int32Array;
   private readonly meanChanges: number;
   /** Query-term count of each task's text, and their mean (BM25 length normalisation). */
-  private readonly textLengths: number[] = [];
+  private readonly textLengths: Int32Array;
   private readonly meanTextLength: number;
-  /** Term frequency per posting, parallel to `postings`. */
-  private readonly termCounts = new Map<string, number[]>();
+  /** Per-query accumulators, reset after each use (the scoring methods are synchronous); a profile keeps its sums. */
+  private fileScratch: Float64Array;
+  private readonly fileCounts: Int32Array;
+  private readonly taskScratch: Float64Array;
+  /** Per-term parts of the scores at the end of the history (what live searches ask), kept for the next query with the term. */
+  private readonly liveProfiles = new TermCache<TermProfile>((p) => p.files.length);
+  private readonly liveTaskScores = new TermCache<Float64Array>((s) => s.length);
+  private pathOrderCache: Int32Array | undefined;
 
   constructor(tasks: ReadonlyArray<{ files: readonly string[]; text?: string }>) {
-    let touches = 0;
+    const positions: number[][] = [];
+    const taskFiles: number[] = [];
+    const taskFileStart = new Int32Array(tasks.length + 1);
+    const termTasks: number[][] = [];
+    const termCounts: number[][] = [];
+    this.textLengths = new Int32Array(tasks.length);
     let textTotal = 0;
+    const tf = new Map<string, number>();
     tasks.forEach((t, position) => {
-      const files = [...new Set(t.files)];
-      this.taskFiles.push(files);
-      touches += files.length;
-      for (const path of files) {
-        const list = this.positions.get(path);
-        if (list) list.push(position);
-        else {
-          const created = [position];
-          this.positions.set(path, created);
-          this.fileIds.set(path, this.filePaths.length);
+      for (const path of new Set(t.files)) {
+        let id = this.fileIds.get(path);
+        if (id === undefined) {
+          id = this.filePaths.length;
+          this.fileIds.set(path, id);
           this.filePaths.push(path);
-          this.positionsById.push(created);
+          positions.push([]);
         }
+        positions[id].push(position);
+        taskFiles.push(id);
       }
-      this.taskFileIds.push(Int32Array.from(files, (f) => this.fileIds.get(f)!));
+      taskFileStart[position + 1] = taskFiles.length;
       const tokens = t.text ? tokenize(t.text.slice(0, PROFILE_TEXT_CHARS), { removeStopWords: true }) : [];
-      this.textLengths.push(tokens.length);
+      this.textLengths[position] = tokens.length;
       textTotal += tokens.length;
-      const tf = new Map<string, number>();
+      tf.clear();
       for (const term of tokens) tf.set(term, (tf.get(term) ?? 0) + 1);
       for (const [term, count] of tf) {
-        const list = this.postings.get(term);
-        if (list) {
-          list.push(position);
-          this.termCounts.get(term)!.push(count);
-        } else {
-          this.postings.set(term, [position]);
-          this.termCounts.set(term, [count]);
+        let id = this.termIds.get(term);
+        if (id === undefined) {
+          id = termTasks.length;
+          this.termIds.set(term, id);
+          termTasks.push([]);
+          termCounts.push([]);
         }
+        termTasks[id].push(position);
+        termCounts[id].push(count);
       }
     });
     this.size = tasks.length;
-    this.meanChanges = this.positions.size ? touches / this.positions.size : 1;
+    this.taskFileStart = taskFileStart;
+    this.taskFileIds = Int32Array.from(taskFiles);
+    [this.changeStart, this.changePositions] = flatten(positions);
+    [this.termStart, this.postingTasks] = flatten(termTasks);
+    this.postingCounts = flatten(termCounts)[1];
+    this.meanChanges = positions.length ? taskFiles.length / positions.length : 1;
     this.meanTextLength = tasks.length ? Math.max(1, textTotal / tasks.length) : 1;
+    this.fileScratch = new Float64Array(this.filePaths.length);
+    this.fileCounts = new Int32Array(this.filePaths.length);
+    this.taskScratch = new Float64Array(tasks.length);
   }
 
   /**
    * BM25 of the query terms against each file's *history profile* — the texts of the tasks
    * that touched it before `before` — so a file whose past changes were described with the
-   * query's words scores even when no single past task is similar to the query. Returns
-   * scores of the files with any evidence.
+   * query's words scores even when no single past task is similar to the query. Holds the
+   * scores of the files with any evidence, their ranking and the best.
    *
    * @example
-   * new ChangeHistory([{ files: ['a.py'], text: 'fix cookie parsing' }]).profileScores(['cookie'], 1) // Map { 'a.py' => 0.28… }
+   * new ChangeHistory([{ files: ['a.py'], text: 'fix cookie parsing' }]).profile(['cookie'], 1).score('a.py') // 0.28…
    */
-  profileScores(terms: Iterable<string>, before: number = this.size): Map<string, number> {
-    const n = Math.max(1, Math.min(before, this.size));
-    const total = new Float64Array(this.filePaths.length);
-    const seen = new Uint8Array(this.filePaths.length);
+  profile(terms: Iterable<string>, before: number = this.size): HistoryProfile {
+    const total = this.fileScratch;
     const touched: number[] = [];
-    const tf = new Int32Array(this.filePaths.length);
-    const termFiles: number[] = [];
     for (const term of new Set(terms)) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const end = lowerBound(list, before);
-      const start = Math.max(0, end - MAX_POSTINGS_PER_TERM);
-      const df = end;
-      if (df === 0) continue;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      termFiles.length = 0;
-      for (let i = start; i < end; i++) {
-        for (const f of this.taskFileIds[list[i]]) if (tf[f]++ === 0) termFiles.push(f);
-      }
-      // Files in order of first appearance, as the per-term map this replaces iterated them.
-      for (const f of termFiles) {
-        const count = tf[f];
-        tf[f] = 0;
-        const len = lowerBound(this.positionsById[f], before) || 1;
-        const norm = (count * (PROFILE_K1 + 1)) / (count + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanChanges));
-        total[f] += idf * norm;
-        if (!seen[f]) {
-          seen[f] = 1;
-          touched.push(f);
-        }
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
+      const { files, scores } = before >= this.size ? this.liveProfiles.get(id, () => this.termProfile(id, this.size)) : this.termProfile(id, before);
+      for (let i = 0; i < files.length; i++) {
+        const f = files[i];
+        // A file's first evidence is never 0 (idf and norm are positive): 0 marks "not touched yet".
+        if (total[f] === 0) touched.push(f);
+        total[f] += scores[i];
       }
     }
-    const scores = new Map<string, number>();
-    for (const f of touched) scores.set(this.filePaths[f], total[f]);
-    return scores;
+    // The sums become the profile's: the next query starts from fresh zeros.
+    this.fileScratch = new Float64Array(this.filePaths.length);
+    return new HistoryProfile(touched, total, this.filePaths, this.fileIds, this.pathOrder());
+  }
+
+  /** The files whose profile contains the term before `before`, each with the term's BM25 part of its score. */
+  private termProfile(term: number, before: number): TermProfile {
+    const n = Math.max(1, Math.min(before, this.size));
+    const from = this.termStart[term];
+    const end = lowerBound(this.postingTasks, before, from, this.termStart[term + 1]);
+    const df = end - from;
+    if (df === 0) return { files: new Int32Array(0), scores: new Float64Array(0) };
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const tf = this.fileCounts;
+    const termFiles: number[] = [];
+    for (let i = Math.max(from, end - MAX_POSTINGS_PER_TERM); i < end; i++) {
+      const task = this.postingTasks[i];
+      for (let j = this.taskFileStart[task]; j < this.taskFileStart[task + 1]; j++) {
+        const f = this.taskFileIds[j];
+        if (tf[f]++ === 0) termFiles.push(f);
+      }
+    }
+    const files = new Int32Array(termFiles);
+    const scores = new Float64Array(files.length);
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i];
+      const count = tf[f];
+      tf[f] = 0;
+      const len = this.changesBefore(f, before) || 1;
+      const norm = (count * (PROFILE_K1 + 1)) / (count + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanChanges));
+      scores[i] = idf * norm;
+    }
+    return { files, scores };
+  }
+
+  /** Each file id's place in path order (ties between equal scores go to the smaller path). */
+  private pathOrder(): Int32Array {
+    if (!this.pathOrderCache) {
+      const byPath = this.filePaths.map((_, i) => i).sort((a, b) => (this.filePaths[a] < this.filePaths[b] ? -1 : 1));
+      this.pathOrderCache = new Int32Array(byPath.length);
+      byPath.forEach((file, place) => (this.pathOrderCache![file] = place));
+    }
+    return this.pathOrderCache;
   }
 
   /**
@@ -129,123 +188,121 @@ export class ChangeHistory {
    * asked at a point in the history).
    */
   taskBm25Files(terms: Iterable<string>, before: number = this.size, depth = 100): string[] {
-    const n = Math.max(1, Math.min(before, this.size));
-    const scores = new Float64Array(this.size);
+    const scores = this.taskScratch;
     const touched: number[] = [];
     for (const term of new Set(terms)) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const counts = this.termCounts.get(term)!;
-      const end = lowerBound(list, before);
-      if (end === 0) continue;
-      const idf = Math.log(1 + (n - end + 0.5) / (end + 0.5));
-      for (let i = Math.max(0, end - 5 * MAX_POSTINGS_PER_TERM); i < end; i++) {
-        const tf = counts[i];
-        const len = this.textLengths[list[i]];
-        const position = list[i];
+      const id = this.termIds.get(term);
+      if (id === undefined) continue;
+      const end = lowerBound(this.postingTasks, before, this.termStart[id], this.termStart[id + 1]);
+      const parts = before >= this.size ? this.liveTaskScores.get(id, () => this.termTaskScores(id, this.size)) : this.termTaskScores(id, before);
+      for (let i = end - parts.length, k = 0; i < end; i++, k++) {
+        const position = this.postingTasks[i];
         if (scores[position] === 0) touched.push(position);
-        scores[position] += (idf * tf * (PROFILE_K1 + 1)) / (tf + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanTextLength));
+        scores[position] += parts[k];
       }
     }
+    // Ties: the later task first.
+    const best = topByScore(touched, scores, depth, (a, b) => b - a);
+    for (const position of touched) scores[position] = 0;
     const files = new Set<string>();
-    for (const position of topPositions(touched, scores, depth)) for (const f of this.taskFiles[position]) files.add(f);
+    for (const position of best) for (let j = this.taskFileStart[position]; j < this.taskFileStart[position + 1]; j++) files.add(this.filePaths[this.taskFileIds[j]]);
     return [...files];
+  }
+
+  /** The term's BM25 score in each of its newest tasks before `before` (oldest first, ending at the last such task). */
+  private termTaskScores(term: number, before: number): Float64Array {
+    const n = Math.max(1, Math.min(before, this.size));
+    const from = this.termStart[term];
+    const end = lowerBound(this.postingTasks, before, from, this.termStart[term + 1]);
+    const df = end - from;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const start = Math.max(from, end - 5 * MAX_POSTINGS_PER_TERM);
+    const scores = new Float64Array(end - start);
+    for (let i = start; i < end; i++) {
+      const tf = this.postingCounts[i];
+      const len = this.textLengths[this.postingTasks[i]];
+      scores[i - start] = (idf * tf * (PROFILE_K1 + 1)) / (tf + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanTextLength));
+    }
+    return scores;
   }
 
   /** Share of `partner`'s changes before `before` that also changed `path` (0 when the partner never changed). */
   coChange(path: string, partner: string, before: number = this.size): number {
-    const a = this.positions.get(path);
-    const b = this.positions.get(partner);
-    if (!a || !b || path === partner) return 0;
-    const endA = lowerBound(a, before);
-    const endB = lowerBound(b, before);
-    if (endB === 0) return 0;
+    const a = this.fileIds.get(path);
+    const b = this.fileIds.get(partner);
+    if (a === undefined || b === undefined || a === b) return 0;
+    const startA = this.changeStart[a];
+    const startB = this.changeStart[b];
+    const endA = lowerBound(this.changePositions, before, startA, this.changeStart[a + 1]);
+    const endB = lowerBound(this.changePositions, before, startB, this.changeStart[b + 1]);
+    if (endB === startB) return 0;
     // Walk the shorter list and look each position up in the longer one: frequently changed
     // files have thousands of positions, and most candidates share few.
-    const [short, endShort, long, endLong] = endA <= endB ? [a, endA, b, endB] : [b, endB, a, endA];
+    const aShorter = endA - startA <= endB - startB;
+    const shortEnd = aShorter ? endA : endB;
+    const longEnd = aShorter ? endB : endA;
+    const list = this.changePositions;
     let both = 0;
-    let from = 0;
-    for (let i = 0; i < endShort; i++) {
-      from = lowerBoundFrom(long, short[i], from, endLong);
-      if (from < endLong && long[from] === short[i]) both++;
+    let from = aShorter ? startB : startA;
+    for (let i = aShorter ? startA : startB; i < shortEnd; i++) {
+      from = lowerBound(list, list[i], from, longEnd);
+      if (from < longEnd && list[from] === list[i]) both++;
     }
-    return both / endB;
+    return both / (endB - startB);
   }
-
-  /** How many tasks the history holds. */
-  readonly size: number;
 
   /** Tasks before `before` that touched `path`. */
   changeCount(path: string, before: number = this.size): number {
-    const list = this.positions.get(path);
-    return list ? lowerBound(list, before) : 0;
+    const id = this.fileIds.get(path);
+    return id === undefined ? 0 : this.changesBefore(id, before);
   }
 
   /** Position of the last task before `before` that touched `path`, or null. */
   lastChange(path: string, before: number = this.size): number | null {
-    const list = this.positions.get(path);
-    if (!list) return null;
-    const i = lowerBound(list, before);
-    return i > 0 ? list[i - 1] : null;
+    const id = this.fileIds.get(path);
+    if (id === undefined) return null;
+    const start = this.changeStart[id];
+    const end = lowerBound(this.changePositions, before, start, this.changeStart[id + 1]);
+    return end > start ? this.changePositions[end - 1] : null;
+  }
+
+  private changesBefore(file: number, before: number): number {
+    const start = this.changeStart[file];
+    return lowerBound(this.changePositions, before, start, this.changeStart[file + 1]) - start;
   }
 }
 
-/**
- * The `depth` best positions by score (ties: the later position first), best first, without
- * sorting every touched position: a bounded min-heap of the current best.
- */
-function topPositions(touched: readonly number[], scores: Float64Array, depth: number): number[] {
-  const better = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && a > b);
-  const heap: number[] = [];
-  const siftDown = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && better(heap[worst], heap[l])) worst = l;
-      if (r < heap.length && better(heap[worst], heap[r])) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst], heap[i]];
-      i = worst;
-    }
-  };
-  for (const p of touched) {
-    if (heap.length < depth) {
-      heap.push(p);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!better(heap[parent], heap[i])) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
+/** Per-term values, least recently used evicted first once they hold more than {@link MAX_CACHED_TERM_ENTRIES} entries. */
+class TermCache<T> {
+  private readonly values = new Map<number, T>();
+  private entries = 0;
+
+  constructor(private readonly sizeOf: (value: T) => number) {}
+
+  get(term: number, compute: () => T): T {
+    let value = this.values.get(term);
+    if (value !== undefined) {
+      // Most recently used last.
+      this.values.delete(term);
+    } else {
+      value = compute();
+      this.entries += this.sizeOf(value);
+      for (const [old, evicted] of this.values) {
+        if (this.entries <= MAX_CACHED_TERM_ENTRIES) break;
+        this.values.delete(old);
+        this.entries -= this.sizeOf(evicted);
       }
-    } else if (depth > 0 && better(p, heap[0])) {
-      heap[0] = p;
-      siftDown(0);
     }
+    this.values.set(term, value);
+    return value;
   }
-  return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
 }
 
-/** First index in [from, end) whose value is >= x in an ascending list. */
-function lowerBoundFrom(list: readonly number[], x: number, from: number, end: number): number {
-  let lo = from;
-  let hi = end;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** First index whose value is >= x in an ascending list. */
-function lowerBound(list: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+/** Lists -> one array of their items and where each list starts (list `i` is `items[start[i] .. start[i + 1])`). */
+function flatten(lists: readonly number[][]): [Int32Array, Int32Array] {
+  const start = new Int32Array(lists.length + 1);
+  for (let i = 0; i < lists.length; i++) start[i + 1] = start[i] + lists[i].length;
+  const items = new Int32Array(start[lists.length]);
+  for (let i = 0; i < lists.length; i++) items.set(lists[i], start[i]);
+  return [start, items];
 }

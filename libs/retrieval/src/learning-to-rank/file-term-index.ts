@@ -1,4 +1,5 @@
-import { tokenize } from '../tokenizer';
+import { visitTokens } from '../tokenizer';
+import { topByScore } from './sorted-arrays';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -9,34 +10,75 @@ const B = 0.75;
  * search misses and plain whole-file BM25 gets right. The learned ranker reads it as a
  * feature and a candidate source.
  *
+ * A posting holds its finished BM25 term score (idf and length normalisation do not depend on
+ * the query), so a search only adds them up.
+ *
  * @example
  * const index = new FileTermIndex([{ path: 'lib/cookie.js', text: 'function parseCookie() {}' }]);
  * index.search(['cookie'], 10) // [{ path: 'lib/cookie.js', score: 0.28… }]
  */
 export class FileTermIndex {
   private readonly paths: string[] = [];
-  private readonly lengths: number[] = [];
-  private readonly postings = new Map<string, { docs: number[]; tfs: number[] }>();
-  private readonly meanLength: number;
+  private readonly termIds = new Map<string, number>();
+  /** Term `i` occurs in the files `postingDocs[termStart[i] .. termStart[i + 1])`, scoring `postingScores` there. */
+  private readonly termStart: Int32Array;
+  private readonly postingDocs: Int32Array;
+  private readonly postingScores: Float64Array;
+  /** A search's per-file sums, reset after each one (searches are synchronous). */
+  private readonly scratch: Float64Array;
 
   constructor(files: Iterable<{ path: string; text: string }>) {
+    const termDocs: number[][] = [];
+    const termTfs: number[][] = [];
+    const lengths: number[] = [];
     let total = 0;
+    let counts = new Int32Array(1024);
+    const seen: number[] = [];
     for (const file of files) {
       const doc = this.paths.length;
-      const tokens = tokenize(`${file.path}\n${file.text}`);
+      let length = 0;
+      visitTokens(`${file.path}\n${file.text}`, (token) => {
+        length += 1;
+        let id = this.termIds.get(token);
+        if (id === undefined) {
+          id = termDocs.length;
+          this.termIds.set(token, id);
+          termDocs.push([]);
+          termTfs.push([]);
+          if (id >= counts.length) {
+            const grown = new Int32Array(counts.length * 2);
+            grown.set(counts);
+            counts = grown;
+          }
+        }
+        if (counts[id]++ === 0) seen.push(id);
+      });
+      for (const id of seen) {
+        termDocs[id].push(doc);
+        termTfs[id].push(counts[id]);
+        counts[id] = 0;
+      }
+      seen.length = 0;
       this.paths.push(file.path);
-      this.lengths.push(tokens.length);
-      total += tokens.length;
-      const tf = new Map<string, number>();
-      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [term, count] of tf) {
-        let p = this.postings.get(term);
-        if (!p) this.postings.set(term, (p = { docs: [], tfs: [] }));
-        p.docs.push(doc);
-        p.tfs.push(count);
+      lengths.push(length);
+      total += length;
+    }
+    const n = this.paths.length;
+    const meanLength = n ? total / n : 1;
+    this.termStart = new Int32Array(termDocs.length + 1);
+    for (let t = 0; t < termDocs.length; t++) this.termStart[t + 1] = this.termStart[t] + termDocs[t].length;
+    this.postingDocs = new Int32Array(this.termStart[termDocs.length]);
+    this.postingScores = new Float64Array(this.postingDocs.length);
+    for (let t = 0; t < termDocs.length; t++) {
+      const docs = termDocs[t];
+      const idf = Math.log(1 + (n - docs.length + 0.5) / (docs.length + 0.5));
+      for (let i = 0, p = this.termStart[t]; i < docs.length; i++, p++) {
+        const tf = termTfs[t][i];
+        this.postingDocs[p] = docs[i];
+        this.postingScores[p] = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[docs[i]]) / meanLength));
       }
     }
-    this.meanLength = this.paths.length ? total / this.paths.length : 1;
+    this.scratch = new Float64Array(n);
   }
 
   /** How many files are indexed. */
@@ -46,22 +88,19 @@ export class FileTermIndex {
 
   /** The `k` best files for the OR of the terms, best first (ties by path). */
   search(terms: Iterable<string>, k: number): Array<{ path: string; score: number }> {
-    const n = this.paths.length;
-    const scores = new Map<number, number>();
+    const scores = this.scratch;
+    const touched: number[] = [];
     for (const term of new Set(terms)) {
-      const p = this.postings.get(term);
-      if (!p) continue;
-      const idf = Math.log(1 + (n - p.docs.length + 0.5) / (p.docs.length + 0.5));
-      for (let i = 0; i < p.docs.length; i++) {
-        const doc = p.docs[i];
-        const tf = p.tfs[i];
-        const part = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * this.lengths[doc]) / this.meanLength));
-        scores.set(doc, (scores.get(doc) ?? 0) + part);
+      const t = this.termIds.get(term);
+      if (t === undefined) continue;
+      for (let p = this.termStart[t]; p < this.termStart[t + 1]; p++) {
+        const doc = this.postingDocs[p];
+        if (scores[doc] === 0) touched.push(doc);
+        scores[doc] += this.postingScores[p];
       }
     }
-    return [...scores.entries()]
-      .sort((a, b) => b[1] - a[1] || (this.paths[a[0]] < this.paths[b[0]] ? -1 : 1))
-      .slice(0, k)
-      .map(([doc, score]) => ({ path: this.paths[doc], score }));
+    const best = topByScore(touched, scores, k, (a, b) => (this.paths[a] < this.paths[b] ? -1 : this.paths[a] > this.paths[b] ? 1 : 0)).map((doc) => ({ path: this.paths[doc], score: scores[doc] }));
+    for (const doc of touched) scores[doc] = 0;
+    return best;
   }
 }

@@ -2,3 +2,4 @@ export * from './change-history';
 export * from './ranking-features';
 export * from './linear-ranker';
 export * from './file-term-index';
+export * from './history-profile';

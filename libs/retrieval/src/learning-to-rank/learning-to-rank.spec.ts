@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { ChangeHistory, FEATURE_NAMES, calibratedScore, candidateFeatures, explainScore, listMetrics, queryTermSet, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
+import { tokenize } from '../tokenizer';
+import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, listMetrics, queryTermSet, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
 
 describe('ChangeHistory', () => {
   const h = new ChangeHistory([
@@ -18,12 +19,16 @@ describe('ChangeHistory', () => {
   });
 
   it('scores history profiles with only the tasks before the position', () => {
-    const all = h.profileScores(queryTermSet('cookie'));
-    expect([...all.keys()].sort()).toEqual(['a.py', 'b.py', 'c.py']);
-    // b.py was changed twice, both times about cookies: it outranks a.py (once of three) and c.py.
-    expect(all.get('b.py')!).toBeGreaterThan(all.get('a.py')!);
-    const early = h.profileScores(queryTermSet('cookie'), 1);
-    expect([...early.keys()].sort()).toEqual(['a.py', 'b.py']); // the expiry task (position 2) is not visible yet
+    const all = h.profile(queryTermSet('cookie'));
+    expect(all.size).toBe(3);
+    // b.py was changed twice, both times about cookies: it outranks c.py (once of two) and a.py (once of three).
+    expect(all.top(5)).toEqual(['b.py', 'c.py', 'a.py']);
+    expect([...all.ranks(['b.py', 'c.py', 'a.py', 'zzz.py'])]).toEqual([1, 2, 3, 0]);
+    expect(all.max).toBe(all.score('b.py'));
+    const early = h.profile(queryTermSet('cookie'), 1);
+    expect(early.top(5).sort()).toEqual(['a.py', 'b.py']); // the expiry task (position 2) is not visible yet
+    expect(early.score('c.py')).toBe(0);
+    expect([...early.ranks(['c.py'])]).toEqual([0]);
   });
 
   it('measures co-change as the share of the partner changes', () => {
@@ -45,6 +50,108 @@ describe('ChangeHistory', () => {
     );
   });
 });
+
+describe('history and whole-file BM25 against a plain reference (property)', () => {
+  const vocab = ['cookie', 'session', 'parse', 'route', 'cache', 'token'];
+  const paths = ['a.py', 'b.py', 'c.py', 'd.py', 'e.py', 'lib/a.py'];
+  const history = fc.array(fc.record({ files: fc.subarray(paths, { minLength: 1 }), words: fc.array(fc.constantFrom(...vocab), { maxLength: 6 }) }), { maxLength: 40 });
+  const query = fc.array(fc.constantFrom(...vocab, 'absent'), { maxLength: 4 });
+
+  it('ranks history profiles and BM25 tasks exactly as full sorts of plain maps do', () => {
+    fc.assert(
+      fc.property(history, fc.nat(45), query, query, (tasks, before, terms, otherTerms) => {
+        const texts = tasks.map((t) => ({ files: t.files, text: t.words.join(' ') }));
+        const h = new ChangeHistory(texts);
+        // A first query leaves nothing behind for the next one.
+        h.profile(otherTerms, before);
+        h.taskBm25Files(otherTerms, before, 3);
+        const profile = h.profile(terms, before);
+        const expected = referenceProfile(texts, terms, before);
+        const order = [...expected.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([p]) => p);
+        expect(profile.size).toBe(expected.size);
+        expect(profile.top(3)).toEqual(order.slice(0, 3));
+        expect(profile.max).toBe(expected.size ? Math.max(...expected.values()) : 0);
+        const asked = [...paths, 'zzz.py', ...paths.slice(2)];
+        expect(asked.map((p) => profile.score(p))).toEqual(asked.map((p) => expected.get(p) ?? 0));
+        expect([...profile.ranks(asked)]).toEqual(asked.map((p) => order.indexOf(p) + 1));
+        expect(h.taskBm25Files(terms, before, 3)).toEqual(referenceTaskBm25Files(texts, terms, before, 3));
+      }),
+    );
+  });
+
+  it('searches whole files exactly as a full sort of a plain map does, ties by path', () => {
+    const files = fc.array(fc.record({ path: fc.constantFrom(...paths), words: fc.array(fc.constantFrom(...vocab), { maxLength: 8 }) }), { maxLength: 12 });
+    fc.assert(
+      fc.property(files, query, query, fc.integer({ min: 0, max: 8 }), (docs, terms, otherTerms, k) => {
+        const input = docs.map((d) => ({ path: d.path, text: d.words.join(' ') }));
+        const index = new FileTermIndex(input);
+        index.search(otherTerms, k);
+        expect(index.search(terms, k)).toEqual(referenceFileSearch(input, terms, k));
+      }),
+    );
+  });
+});
+
+/** The history profile as first written: per-term maps, every visible task, then a map of scores. */
+function referenceProfile(tasks: ReadonlyArray<{ files: readonly string[]; text: string }>, terms: readonly string[], before: number): Map<string, number> {
+  const visible = tasks.slice(0, Math.max(0, before));
+  const changes = new Map<string, number>();
+  let touches = 0;
+  for (const t of tasks) for (const f of new Set(t.files)) changes.set(f, (changes.get(f) ?? 0) + 1);
+  for (const c of changes.values()) touches += c;
+  const meanChanges = changes.size ? touches / changes.size : 1;
+  const n = Math.max(1, Math.min(before, tasks.length));
+  const scores = new Map<string, number>();
+  for (const term of new Set(terms)) {
+    const withTerm = visible.filter((t) => tokenize(t.text, { removeStopWords: true }).includes(term));
+    if (!withTerm.length) continue;
+    const idf = Math.log(1 + (n - withTerm.length + 0.5) / (withTerm.length + 0.5));
+    const counts = new Map<string, number>();
+    for (const t of withTerm) for (const f of new Set(t.files)) counts.set(f, (counts.get(f) ?? 0) + 1);
+    for (const [f, count] of counts) {
+      const len = visible.filter((t) => t.files.includes(f)).length || 1;
+      const norm = (count * 2.2) / (count + 1.2 * (1 - 0.75 + (0.75 * len) / meanChanges));
+      scores.set(f, (scores.get(f) ?? 0) + idf * norm);
+    }
+  }
+  return scores;
+}
+
+/** BM25 over the visible tasks' texts, a full sort (ties: the later task first), then their files. */
+function referenceTaskBm25Files(tasks: ReadonlyArray<{ files: readonly string[]; text: string }>, terms: readonly string[], before: number, depth: number): string[] {
+  const tokens = tasks.map((t) => tokenize(t.text, { removeStopWords: true }));
+  const meanLength = tasks.length ? Math.max(1, tokens.reduce((s, t) => s + t.length, 0) / tasks.length) : 1;
+  const n = Math.max(1, Math.min(before, tasks.length));
+  const scores = new Map<number, number>();
+  for (const term of new Set(terms)) {
+    const positions = tokens.map((t, i) => (i < before && t.includes(term) ? i : -1)).filter((i) => i >= 0);
+    const idf = Math.log(1 + (n - positions.length + 0.5) / (positions.length + 0.5));
+    for (const p of positions) {
+      const tf = tokens[p].filter((t) => t === term).length;
+      scores.set(p, (scores.get(p) ?? 0) + (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * tokens[p].length) / meanLength)));
+    }
+  }
+  const best = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, depth);
+  return [...new Set(best.flatMap(([p]) => [...new Set(tasks[p].files)]))];
+}
+
+function referenceFileSearch(files: ReadonlyArray<{ path: string; text: string }>, terms: readonly string[], k: number): Array<{ path: string; score: number }> {
+  const tokens = files.map((f) => tokenize(`${f.path}\n${f.text}`));
+  const mean = files.length ? tokens.reduce((s, t) => s + t.length, 0) / files.length : 1;
+  const scores = new Map<number, number>();
+  for (const term of new Set(terms)) {
+    const docs = tokens.map((t, i) => (t.includes(term) ? i : -1)).filter((i) => i >= 0);
+    const idf = Math.log(1 + (files.length - docs.length + 0.5) / (docs.length + 0.5));
+    for (const d of docs) {
+      const tf = tokens[d].filter((t) => t === term).length;
+      scores.set(d, (scores.get(d) ?? 0) + (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * tokens[d].length) / mean)));
+    }
+  }
+  return [...scores.entries()]
+    .sort((a, b) => b[1] - a[1] || (files[a[0]].path < files[b[0]].path ? -1 : 1))
+    .slice(0, k)
+    .map(([d, score]) => ({ path: files[d].path, score }));
+}
 
 const evidence = (over: Partial<CandidateEvidence>): CandidateEvidence => ({ path: 'src/x.py', sources: {}, fusedRank: 1, fusedScore: 1, prior: 1, relatedTasks: 0, profileScore: 0, profileRank: 0, coChange: 0, fileBm25Rank: 0, fileBm25Score: 0, taskBm25Rank: 0, ...over });
 const context = { terms: queryTermSet('session cookie refresh'), sourceMax: { 'file.dense': 0.8 }, topFusedScore: 2, history: new ChangeHistory([{ files: ['src/auth/session.py'] }]), position: 1, profileMax: 4, fileBm25Max: 0 };

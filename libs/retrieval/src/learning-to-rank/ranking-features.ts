@@ -91,10 +91,10 @@ export function queryTermSet(query: string): Set<string> {
  * The feature vector of one candidate ({@link FEATURE_NAMES} order): per-source reciprocal
  * ranks and max-normalised scores, the fused score and rank, how many sources and similar
  * tasks back it, mentions in the query, path words shared with the query, how often and how
- * lately the file changed before the query, and its kind.
+ * lately the file changed before the query, and its kind. Written into `x` when given (a
+ * query's candidates can share one buffer).
  */
-export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext): Float64Array {
-  const x = new Float64Array(FEATURE_NAMES.length);
+export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext, x = new Float64Array(FEATURE_NAMES.length)): Float64Array {
   let i = 0;
   let listed = 0;
   for (const s of RANKED_SOURCES) {
@@ -111,11 +111,11 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext):
   x[i++] = c.mention?.kind === 'frame' ? c.mention.strength : 0;
   x[i++] = c.mention?.kind === 'path' ? c.mention.strength : 0;
   x[i++] = c.mention?.kind === 'module' ? c.mention.strength : 0;
-  const words = pathWords(c.path);
+  const path = pathTraits(c.path);
   let shared = 0;
-  for (const w of words) if (q.terms.has(w)) shared += 1;
-  x[i++] = words.size ? shared / words.size : 0;
-  x[i++] = stemMentioned(c.path, q.terms) ? 1 : 0;
+  for (const w of path.words) if (q.terms.has(w)) shared += 1;
+  x[i++] = path.words.length ? shared / path.words.length : 0;
+  x[i++] = path.stem !== null && (q.terms.has(path.stem) || q.terms.has(path.stemUnderscored)) ? 1 : 0;
   const count = q.history?.changeCount(c.path, q.position) ?? 0;
   const last = q.history?.lastChange(c.path, q.position) ?? null;
   x[i++] = Math.log1p(count);
@@ -129,8 +129,8 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext):
   x[i++] = c.taskBm25Rank > 0 ? 1 / c.taskBm25Rank : 0;
   // The plain BM25 + RRF baseline's own score (k = 60), scaled so rank 1 in both legs is 1.
   x[i++] = (30 * ((c.fileBm25Rank > 0 ? 1 / (60 + c.fileBm25Rank) : 0) + (c.taskBm25Rank > 0 ? 1 / (60 + c.taskBm25Rank) : 0)));
-  x[i++] = TEST_PATH.test(c.path) ? 1 : 0;
-  x[i++] = DOC_PATH.test(c.path) ? 1 : 0;
+  x[i++] = path.test ? 1 : 0;
+  x[i++] = path.doc ? 1 : 0;
   x[i++] = c.prior;
   const graph = c.sources[GRAPH_SOURCE];
   const graphMax = q.sourceMax[GRAPH_SOURCE] ?? 0;
@@ -139,20 +139,33 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext):
   return x;
 }
 
-const wordsCache = new Map<string, Set<string>>();
-/** The words of a path without its extension: `src/flask/json/provider.py` -> flask, json, provider, src. */
-function pathWords(path: string): Set<string> {
-  let words = wordsCache.get(path);
-  if (!words) {
-    words = new Set(tokenize(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => w.length > 1));
-    if (wordsCache.size > 200_000) wordsCache.clear();
-    wordsCache.set(path, words);
-  }
-  return words;
+/** What the features read from a path alone, worked out once per path. */
+interface PathTraits {
+  /** The distinct words of the path without its extension: `src/flask/json/provider.py` -> src, flask, json, provider. */
+  words: string[];
+  /** The lower-cased file name without extension, when a query naming it points at the file (not `index`, `__init__`, ...). */
+  stem: string | null;
+  /** `stem` with `-` and `.` as `_`. */
+  stemUnderscored: string;
+  test: boolean;
+  doc: boolean;
 }
 
-function stemMentioned(path: string, terms: ReadonlySet<string>): boolean {
-  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.[A-Za-z0-9]+$/, '').toLowerCase();
-  if (base === 'index' || base === '__init__' || base === 'mod' || base.length < 3) return false;
-  return terms.has(base) || terms.has(base.replace(/[-.]/g, '_'));
+const traitsCache = new Map<string, PathTraits>();
+function pathTraits(path: string): PathTraits {
+  let traits = traitsCache.get(path);
+  if (!traits) {
+    const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.[A-Za-z0-9]+$/, '').toLowerCase();
+    const stem = base === 'index' || base === '__init__' || base === 'mod' || base.length < 3 ? null : base;
+    traits = {
+      words: [...new Set(tokenize(path.replace(/\.[A-Za-z0-9]+$/, '')).filter((w) => w.length > 1))],
+      stem,
+      stemUnderscored: base.replace(/[-.]/g, '_'),
+      test: TEST_PATH.test(path),
+      doc: DOC_PATH.test(path),
+    };
+    if (traitsCache.size > 200_000) traitsCache.clear();
+    traitsCache.set(path, traits);
+  }
+  return traits;
 }

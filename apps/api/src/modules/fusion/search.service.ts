@@ -17,7 +17,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, fuse, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, fuse, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -473,8 +473,7 @@ export class SearchService {
     const [history, fileIndex] = await Promise.all([this.ranker.history(workspaceId), this.ranker.fileIndex(workspaceId)]);
     const at = position ?? history.size;
     const terms = queryTermSet(plan.keywordQuery);
-    const profile = history.profileScores(terms, at);
-    const profileRank = new Map([...profile.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([path], i) => [path, i + 1]));
+    const profile = history.profile(terms, at);
     const fileBm25 = fileIndex?.search(terms, BM25_DEPTH) ?? [];
     const fileBm25Rank = new Map(fileBm25.map((f, i) => [f.path, { rank: i + 1, score: f.score }]));
     const taskBm25Rank = new Map(history.taskBm25Files(terms, at, BM25_DEPTH).slice(0, BM25_DEPTH).map((p, i) => [p, i + 1]));
@@ -482,7 +481,7 @@ export class SearchService {
     const present = new Set(head.map((f) => f.path));
     const extra = [
       ...new Set([
-        ...[...profileRank.keys()].slice(0, PROFILE_CANDIDATES),
+        ...profile.top(PROFILE_CANDIDATES),
         ...fileBm25.slice(0, BM25_CANDIDATES).map((f) => f.path),
         ...[...taskBm25Rank.keys()].slice(0, BM25_CANDIDATES),
       ]),
@@ -497,9 +496,11 @@ export class SearchService {
     }
     const sourceMax: Partial<Record<string, number>> = {};
     for (const [source, o] of outcomes) sourceMax[source] = (o.result?.files ?? []).reduce((m, f) => Math.max(m, f.score), 0);
-    const profileMax = profile.size ? Math.max(...profile.values()) : 0;
-    const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax, fileBm25Max: fileBm25[0]?.score ?? 0 };
+    const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax: profile.max, fileBm25Max: fileBm25[0]?.score ?? 0 };
     const partners = head.slice(0, 3).map((f) => f.path);
+    const profileRanks = profile.ranks(candidates.map((f) => f.path));
+    // One buffer for every candidate's vector instead of a small typed array each.
+    const matrix = new Float64Array(candidates.length * FEATURE_NAMES.length);
     const features = candidates.map((f, i) => {
       const sources: CandidateEvidence['sources'] = {};
       for (const c of f.contributions) sources[c.source] = { rank: c.rank, score: c.score };
@@ -507,8 +508,9 @@ export class SearchService {
       for (const s of ['task.dense', 'task.keyword'] as const) relatedTasks = Math.max(relatedTasks, outcomes.get(s)?.relatedTasks?.get(f.id)?.length ?? 0);
       const coChange = partners.reduce((m, p) => Math.max(m, history.coChange(f.path, p, at)), 0);
       return candidateFeatures(
-        { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.get(f.path) ?? 0, profileRank: profileRank.get(f.path) ?? 0, coChange, fileBm25Rank: fileBm25Rank.get(f.path)?.rank ?? 0, fileBm25Score: fileBm25Rank.get(f.path)?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0 },
+        { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.score(f.path), profileRank: profileRanks[i], coChange, fileBm25Rank: fileBm25Rank.get(f.path)?.rank ?? 0, fileBm25Score: fileBm25Rank.get(f.path)?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0 },
         context,
+        matrix.subarray(i * FEATURE_NAMES.length, (i + 1) * FEATURE_NAMES.length),
       );
     });
     return { candidates, features };
@@ -521,7 +523,7 @@ export class SearchService {
     const ranked = head
       .map((f, i) => ({ f, i, raw: raw[i] }))
       .sort((a, b) => b.raw - a.raw || a.i - b.i)
-      .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: lazyExplanation(active, r, features[i]) }));
+      .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: new LazyExplanation(active, r, features[i]) }));
     const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
     // Files past the ranker's depth stay below everything it ranked.
     const rankedIds = new Set(ranked.map((r) => r.id));
@@ -733,15 +735,22 @@ function matchStrength(fused: readonly RankedFile[], outcomes: ReadonlyMap<Searc
 }
 
 /** The ranker's part of `explain`; contributions are worked out only for the results a response shows. */
-function lazyExplanation(active: ActiveRanker, rankScore: number, features: Float64Array): NonNullable<RankedFile['ranker']> {
-  let contributions: Array<{ feature: string; value: number }> | undefined;
-  return {
-    version: active.version,
-    rankScore,
-    get contributions() {
-      return (contributions ??= explainScore(active.model, features));
-    },
-  };
+class LazyExplanation {
+  private explained: Array<{ feature: string; value: number }> | undefined;
+
+  readonly version: number;
+
+  constructor(
+    private readonly active: ActiveRanker,
+    readonly rankScore: number,
+    private readonly features: Float64Array,
+  ) {
+    this.version = active.version;
+  }
+
+  get contributions(): Array<{ feature: string; value: number }> {
+    return (this.explained ??= explainScore(this.active.model, this.features));
+  }
 }
 
 /** The learned ranker stands in for the default fusion only: requests that choose a strategy, sources or weights get exactly what they asked for. */
