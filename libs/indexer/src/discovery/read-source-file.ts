@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import type { DiscoveredFile } from './discover-files';
 import { isSecretFileName } from './file-classes';
 import { redactSecrets } from './redact-secrets';
@@ -20,6 +20,9 @@ export type ReadSourceResult =
   | { ok: true; text: string; contentHash: string; redactions: number }
   | { ok: false; reason: SkipReason; detail?: string };
 
+/** What reading a file needs from its discovery: the repository-relative path (secret file names) and where it is. */
+export type SourceFileLocation = Pick<DiscoveredFile, 'path' | 'absPath'>;
+
 const BINARY_PROBE_BYTES = 8 * 1024;
 
 /**
@@ -31,8 +34,7 @@ const BINARY_PROBE_BYTES = 8 * 1024;
  * const read = await readSourceFile(file);
  * if (read.ok) chunkFile({ workspaceId, repoId, path: file.path, lang: file.lang, text: read.text });
  */
-export async function readSourceFile(file: DiscoveredFile, options: ReadSourceOptions = {}): Promise<ReadSourceResult> {
-  const { maxFileBytes = 1024 * 1024, maxLineLength = 5000, maxAverageLineLength = 300, redact = true } = options;
+export async function readSourceFile(file: SourceFileLocation, options: ReadSourceOptions = {}): Promise<ReadSourceResult> {
   if (isSecretFileName(file.path)) return { ok: false, reason: 'secret-file' };
   let buffer: Buffer;
   try {
@@ -40,6 +42,23 @@ export async function readSourceFile(file: DiscoveredFile, options: ReadSourceOp
   } catch (error) {
     return { ok: false, reason: 'unreadable', detail: (error as Error).message };
   }
+  return examineSource(buffer, options);
+}
+
+/** {@link readSourceFile} on the calling thread: what a parse worker uses, where blocking on the read costs nothing else. */
+export function readSourceFileSync(file: SourceFileLocation, options: ReadSourceOptions = {}): ReadSourceResult {
+  if (isSecretFileName(file.path)) return { ok: false, reason: 'secret-file' };
+  let buffer: Buffer;
+  try {
+    buffer = readFileSync(file.absPath);
+  } catch (error) {
+    return { ok: false, reason: 'unreadable', detail: (error as Error).message };
+  }
+  return examineSource(buffer, options);
+}
+
+function examineSource(buffer: Buffer, options: ReadSourceOptions): ReadSourceResult {
+  const { maxFileBytes = 1024 * 1024, maxLineLength = 5000, maxAverageLineLength = 300, redact = true } = options;
   if (buffer.length > maxFileBytes) return { ok: false, reason: 'too-large' };
   if (buffer.subarray(0, BINARY_PROBE_BYTES).includes(0)) return { ok: false, reason: 'binary' };
   let text = buffer.toString('utf8');

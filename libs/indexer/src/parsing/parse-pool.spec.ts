@@ -1,7 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { tokenize } from '@sextant/retrieval';
 import { chunkIndexText } from '../chunking/code-chunk';
+import { readSourceFile } from '../discovery/read-source-file';
 import { ParsePool } from './parse-pool';
 
 const input = (path: string, text: string) => ({ workspaceId: 'ws', repoId: 'repo', path, lang: 'typescript' as const, text });
@@ -90,6 +93,56 @@ describe('ParsePool', () => {
     expect(result.parse).toBe('ok');
     expect(result.chunks.filter((c) => c.chunkType === 'function')).toHaveLength(8000);
   }, 30_000);
+
+  describe('readAndChunk', () => {
+    let dir: string;
+    const file = (name: string) => ({ workspaceId: 'ws', repoId: 'repo', path: name, absPath: path.join(dir, name), lang: 'typescript' as const });
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parse-pool-read-'));
+      fs.writeFileSync(path.join(dir, 'config.ts'), 'export const apiKey = "AKIAIOSFODNN7EXAMPLE";\n\nexport function connect(url: string): string {\n  return url;\n}\n');
+      fs.writeFileSync(path.join(dir, 'huge.ts'), hugeFile);
+      fs.writeFileSync(path.join(dir, 'blob.ts'), Buffer.from([0x65, 0x00, 0x66]));
+      fs.writeFileSync(path.join(dir, '.env'), 'TOKEN=1\n');
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    it('reads, redacts and hashes the file on the worker, with the same chunks as reading it here and chunking its text', async () => {
+      const here = await readSourceFile(file('config.ts'));
+      if (!here.ok) throw new Error('unreadable fixture');
+      const found = await pool.readAndChunk(file('config.ts'), { keywordTokens: true });
+      expect(found).toEqual({ read: 'ok', contentHash: here.contentHash, redactions: here.redactions, result: await pool.chunk(input('config.ts', here.text), { keywordTokens: true }) });
+      expect(here.redactions).toBe(1);
+      expect(JSON.stringify(found)).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    });
+
+    it('answers files not to index, and a file whose content hashes as indexed, without chunks', async () => {
+      const here = await readSourceFile(file('config.ts'));
+      expect(await pool.readAndChunk(file('blob.ts'))).toEqual({ read: 'skipped', reason: 'binary' });
+      expect(await pool.readAndChunk(file('.env'))).toEqual({ read: 'skipped', reason: 'secret-file' });
+      expect(await pool.readAndChunk(file('gone.ts'))).toMatchObject({ read: 'skipped', reason: 'unreadable' });
+      expect(await pool.readAndChunk(file('huge.ts'), undefined, { read: { maxFileBytes: 1000 } })).toEqual({ read: 'skipped', reason: 'too-large' });
+      expect(await pool.readAndChunk(file('config.ts'), undefined, { unchangedHash: here.ok ? here.contentHash : null })).toEqual({ read: 'unchanged', contentHash: here.ok && here.contentHash });
+    });
+
+    it('falls back to line windows of the file it read when the parse runs out of time', async () => {
+      const here = await readSourceFile(file('huge.ts'));
+      const found = await pool.readAndChunk(file('huge.ts'), undefined, { timeoutMs: 1 });
+      expect(found.read === 'ok' && [found.contentHash, found.result.parse, found.result.error]).toEqual([here.ok && here.contentHash, 'fallback', 'timeout']);
+      expect(found.read === 'ok' && found.result.chunks.at(-1)!.endLine).toBeGreaterThanOrEqual(8000 * 3 - 1);
+    }, 30_000);
+
+    it('reads a file here when its worker never started it (the pool closed), redacted as on the worker', async () => {
+      const single = new ParsePool({ size: 1, timeoutMs: 20_000 });
+      const parsing = single.readAndChunk(file('huge.ts'));
+      const queued = single.readAndChunk(file('config.ts'));
+      await single.close();
+      const here = await readSourceFile(file('config.ts'));
+      expect((await parsing).read).toBe('ok');
+      const closed = await queued;
+      expect(closed.read === 'ok' && [closed.contentHash, closed.redactions, closed.result.error]).toEqual([here.ok && here.contentHash, 1, 'pool closed']);
+      expect(closed.read === 'ok' && closed.result.chunks.map((c) => c.content).join('')).not.toContain('AKIAIOSFODNN7EXAMPLE');
+    }, 30_000);
+  });
 
   it('survives parses stopped at every point of their run, and a close while a worker is mid-parse', () => {
     // In a child process: a worker killed in the middle of a native parse used to abort the whole

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { chunkFile } from '../chunking/chunk-file';
 import type { ChunkFileInput, ChunkFileResult, ChunkOptions } from '../chunking/code-chunk';
+import { readSourceFileSync, type ReadSourceOptions, type SourceFileLocation } from '../discovery/read-source-file';
+import type { SkipReason } from '../discovery/skip-reason';
 import { decodeChunkMessage } from './chunk-message';
 
 export interface ParsePoolOptions {
@@ -27,12 +29,41 @@ export interface ParsePoolStats {
   workerCrashes: number;
 }
 
+/** A file for {@link ParsePool.readAndChunk}: where it is, and what its chunks are tagged with. */
+export type SourceFileToChunk = Omit<ChunkFileInput, 'text'> & SourceFileLocation;
+
+/** What {@link ParsePool.readAndChunk} found: a file not to index, one whose content is unchanged, or its chunks. */
+export type ReadChunkResult =
+  | { read: 'skipped'; reason: SkipReason; detail?: string }
+  | { read: 'unchanged'; contentHash: string }
+  | { read: 'ok'; contentHash: string; redactions: number; result: ChunkFileResult };
+
+/** Asks the worker to read the file itself (`ChunkFileInput.text` is then filled in from its answer). */
+interface ReadRequest {
+  file: SourceFileLocation;
+  options: ReadSourceOptions;
+  /** The content hash of the indexed version: a file whose bytes still hash to it is answered `unchanged`, not chunked. */
+  unchangedHash: string | null;
+}
+
+/** A worker's answer to one file. */
+interface WorkerAnswer {
+  id: number;
+  json?: string;
+  error?: string;
+  /** Set when the worker read the file: its text (redacted), hash and redaction count. */
+  read?: { text: string; contentHash: string; redactions: number };
+  skipped?: { reason: SkipReason; detail?: string };
+  unchanged?: string;
+}
+
 interface Task {
   id: number;
   input: ChunkFileInput;
+  read?: ReadRequest;
   options?: ChunkOptions;
   timeoutMs: number;
-  resolve: (result: ChunkFileResult) => void;
+  resolve: (outcome: ReadChunkResult) => void;
 }
 
 interface Slot {
@@ -100,9 +131,27 @@ export class ParsePool {
    * Chunk one file off-thread. `timeoutMs` overrides the pool's budget for this call.
    */
   chunk(input: ChunkFileInput, options?: ChunkOptions, call: { timeoutMs?: number } = {}): Promise<ChunkFileResult> {
+    return this.enqueue(input, undefined, options, call.timeoutMs).then((outcome) => (outcome as Extract<ReadChunkResult, { read: 'ok' }>).result);
+  }
+
+  /**
+   * Reads a file on a worker (the checks, secret redaction and hash of {@link readSourceFile}) and
+   * chunks it there: the calling thread only gets the answer. A file whose content still hashes to
+   * `unchangedHash` is not chunked. Never rejects once the pool is open.
+   *
+   * @example
+   * const found = await pool.readAndChunk({ workspaceId: 'ws', repoId: 'r', path: 'a.py', absPath: '/repo/a.py', lang: 'python' });
+   * if (found.read === 'ok') index(found.result.chunks, found.contentHash);
+   */
+  readAndChunk(file: SourceFileToChunk, options?: ChunkOptions, call: { read?: ReadSourceOptions; unchangedHash?: string | null; timeoutMs?: number } = {}): Promise<ReadChunkResult> {
+    const { absPath, ...tags } = file;
+    return this.enqueue({ ...tags, text: '' }, { file: { path: file.path, absPath }, options: call.read ?? {}, unchangedHash: call.unchangedHash ?? null }, options, call.timeoutMs);
+  }
+
+  private enqueue(input: ChunkFileInput, read: ReadRequest | undefined, options: ChunkOptions | undefined, timeoutMs: number | undefined): Promise<ReadChunkResult> {
     if (this.closed) return Promise.reject(new Error('ParsePool is closed'));
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, input, options, timeoutMs: call.timeoutMs ?? this.timeoutMs, resolve });
+      this.queue.push({ id: this.nextId++, input, read, options, timeoutMs: timeoutMs ?? this.timeoutMs, resolve });
       if (this.idleTimer) clearTimeout(this.idleTimer);
       this.idleTimer = null;
       while (this.slots.length < this.size) this.slots.push(this.spawn());
@@ -144,15 +193,16 @@ export class ParsePool {
   private spawn(): Slot {
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const slot: Slot = { worker: createWorker(stop), tasks: [], timer: null, stop };
-    slot.worker.on('message', (message: { id: number; json?: string; error?: string }) => {
+    slot.worker.on('message', (message: WorkerAnswer) => {
       const task = slot.tasks[0];
       if (!task || task.id !== message.id) return;
       this.release(slot);
-      if (!message.json) {
-        this.finish(task, this.fallback(task, message.error ?? 'worker error'));
-        return;
-      }
-      this.finish(task, decodeChunkMessage(message.json, task.input));
+      if (message.skipped) return task.resolve({ read: 'skipped', ...message.skipped });
+      if (message.unchanged) return task.resolve({ read: 'unchanged', contentHash: message.unchanged });
+      if (message.read) task.input.text = message.read.text;
+      const result = message.json ? decodeChunkMessage(message.json, task.input) : null;
+      if (!result) return this.finish(task, this.fallback(task, message.error ?? 'worker error', message.read));
+      this.finish(task, { read: 'ok', contentHash: message.read?.contentHash ?? '', redactions: message.read?.redactions ?? 0, result });
     });
     slot.worker.on('error', (error) => this.replace(slot, `worker crashed: ${error.message}`));
     slot.worker.on('exit', () => {
@@ -172,7 +222,7 @@ export class ParsePool {
         slot.tasks.push(task);
         if (slot.tasks.length === 1) this.startTimer(slot);
         const parseTimeoutMs = Math.min(task.options?.parseTimeoutMs ?? Infinity, task.timeoutMs);
-        slot.worker.postMessage({ id: task.id, input: task.input, options: { ...task.options, parseTimeoutMs } });
+        slot.worker.postMessage({ id: task.id, input: task.input, read: task.read, options: { ...task.options, parseTimeoutMs } });
       }
     }
   }
@@ -217,14 +267,28 @@ export class ParsePool {
     this.scheduleIdleStop();
   }
 
-  private fallback(task: Task, reason: string): ChunkFileResult {
-    return chunkFile(task.input, { ...task.options, forceFallback: true, fallbackReason: reason });
+  /**
+   * Line windows for a file the worker could not chunk. A file the worker was to read but did not
+   * answer for (timeout, crash, pool closed) is read here, on the calling thread: that is rare.
+   */
+  private fallback(task: Task, reason: string, read?: WorkerAnswer['read']): ReadChunkResult {
+    if (task.read && !read) {
+      const found = readSourceFileSync(task.read.file, task.read.options);
+      if (!found.ok) return { read: 'skipped', reason: found.reason, ...(found.detail !== undefined ? { detail: found.detail } : {}) };
+      if (found.contentHash === task.read.unchangedHash) return { read: 'unchanged', contentHash: found.contentHash };
+      task.input.text = found.text;
+      read = found;
+    }
+    const result = chunkFile(task.input, { ...task.options, forceFallback: true, fallbackReason: reason });
+    return { read: 'ok', contentHash: read?.contentHash ?? '', redactions: read?.redactions ?? 0, result };
   }
 
-  private finish(task: Task, result: ChunkFileResult): void {
-    this.stats[result.parse]++;
-    if (result.error === 'timeout') this.stats.timeouts++;
-    task.resolve(result);
+  private finish(task: Task, outcome: ReadChunkResult): void {
+    if (outcome.read === 'ok') {
+      this.stats[outcome.result.parse]++;
+      if (outcome.result.error === 'timeout') this.stats.timeouts++;
+    }
+    task.resolve(outcome);
   }
 }
 

@@ -11,12 +11,12 @@ import {
   discoverFiles,
   headCommit,
   isGitRepo,
-  readSourceFile,
   type ChunkFileResult,
   type ChunkOptions,
   type CodeChunk,
   type DiscoveredFile,
   type ParsePool,
+  type ReadChunkResult,
 } from '@sextant/indexer';
 import { CHUNK_INDEX, type ChunkIndex, type ChunkPoint } from '@sextant/retrieval';
 import { APP_CONFIG } from '../../../config/config.module';
@@ -33,9 +33,10 @@ import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from 
 import { mapIndexJob } from './job-mapper';
 
 const BATCH_FILES = 64;
-const PIPELINE_DEPTH = 6;
-/** Prepared batches written together at most (see the write loop). */
+/** Batches written together (see the write loop). */
 const WRITE_GROUP_BATCHES = 4;
+/** Batches being read, chunked and embedded ahead of the writer: a whole group more than it takes at a time. */
+const PIPELINE_DEPTH = 2 * WRITE_GROUP_BATCHES;
 const PROGRESS_INTERVAL_MS = 250;
 const MAX_ERRORS_KEPT = 500;
 /** Call sites are kept: the code graph resolves them to definitions. Keyword tokens come from the parse workers. */
@@ -169,25 +170,23 @@ export class IndexJobRunner {
       // Up to PIPELINE_DEPTH batches are read, chunked (worker pool) and embedded (the hash
       // embedder's worker, or the model's API) ahead while this thread writes, so neither side
       // waits for the other's slowest batch.
-      // The batches already prepared when this thread is ready to write are written together (up to
-      // WRITE_GROUP_BATCHES): one relational transaction and one chunk-store transaction for all of them.
-      const inFlight: Array<{ batch: Promise<PreparedBatch>; ready: boolean }> = [];
+      // WRITE_GROUP_BATCHES batches are written together: one relational transaction and one
+      // chunk-store transaction for all of them. Each commit rewrites the index pages its rows touched
+      // (symbol names and graph ids land all over their indexes), so fewer, larger commits write less.
+      const inFlight: Promise<PreparedBatch>[] = [];
       let queued = 0;
       const prepareNext = () => {
         if (queued >= candidates.length) return;
-        const entry = { batch: this.prepareBatch(job, candidates.slice(queued, queued + BATCH_FILES), existing, runStartMs, signal), ready: false };
-        entry.batch.then(
-          () => (entry.ready = true),
-          () => undefined, // awaited below; never an unhandled rejection if the job stops first
-        );
-        inFlight.push(entry);
+        const batch = this.prepareBatch(job, candidates.slice(queued, queued + BATCH_FILES), existing, runStartMs, signal);
+        batch.catch(() => undefined); // awaited below; never an unhandled rejection if the job stops first
+        inFlight.push(batch);
         queued += BATCH_FILES;
       };
       for (let i = 0; i < PIPELINE_DEPTH; i++) prepareNext();
       while (inFlight.length) {
         this.throwIfCancelled(signal);
-        const group = [await inFlight.shift()!.batch];
-        while (group.length < WRITE_GROUP_BATCHES && inFlight[0]?.ready) group.push(await inFlight.shift()!.batch);
+        const group: PreparedBatch[] = [];
+        while (group.length < WRITE_GROUP_BATCHES && inFlight.length) group.push(await inFlight.shift()!);
         clock('parse');
         this.throwIfCancelled(signal);
         for (let i = 0; i < group.length; i++) prepareNext();
@@ -302,30 +301,32 @@ export class IndexJobRunner {
 
   /** Reads, hashes and chunks a batch (in the worker pool), then starts embedding its chunks; unchanged files are dropped here. */
   private async prepareBatch(job: IndexJobEntity, batch: DiscoveredFile[], existing: Map<string, { contentHash: string | null; state: string }>, jobStartMs: number, signal: AbortSignal): Promise<PreparedBatch> {
+    const read = { maxFileBytes: this.config.indexing.maxFileBytes };
     const out = await Promise.all(
       batch.map(async (file): Promise<PreparedFile | null> => {
-        const read = await readSourceFile(file, { maxFileBytes: this.config.indexing.maxFileBytes }).catch((err: Error) => ({ ok: false as const, reason: 'unreadable', message: err.message }));
-        if (!read.ok) {
-          job.counts.skippedByReason[read.reason] = (job.counts.skippedByReason[read.reason] ?? 0) + 1;
+        const row = existing.get(file.path);
+        const unchangedHash = job.kind !== 'full' && row?.state === 'indexed' ? row.contentHash : null;
+        let found: ReadChunkResult;
+        try {
+          found = await this.pool.readAndChunk({ workspaceId: job.workspaceId, repoId: job.repositoryId, path: file.path, absPath: file.absPath, lang: file.lang }, CHUNK_OPTIONS, { read, unchangedHash });
+        } catch (err) {
+          // The pool closed under the job (shutdown): the file was not read.
+          return { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang, statKey: null }, result: null, failure: (err as Error).message };
+        }
+        if (found.read === 'skipped') {
+          job.counts.skippedByReason[found.reason] = (job.counts.skippedByReason[found.reason] ?? 0) + 1;
           // A file that became unreadable (binary, secret, too large) must lose its old chunks.
-          if (existing.has(file.path)) return { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang, statKey: null }, result: null, drop: true };
+          if (row) return { write: { path: file.path, contentHash: null, size: file.size, lang: file.lang, statKey: null }, result: null, drop: true };
           // Only its content showed it is not indexable (minified, binary, ...): it leaves the job's to-do, or progress would stop short of 100 %.
           job.counts.toIndex -= 1;
           return null;
         }
-        const row = existing.get(file.path);
-        if (job.kind !== 'full' && row?.state === 'indexed' && row.contentHash === read.contentHash) {
+        if (found.read === 'unchanged') {
           job.counts.unchanged += 1;
           job.counts.toIndex -= 1;
           return null;
         }
-        const write = { path: file.path, contentHash: read.contentHash, size: file.size, lang: file.lang, statKey: trustedStatKey(file, jobStartMs) };
-        try {
-          const result = await this.pool.chunk({ workspaceId: job.workspaceId, repoId: job.repositoryId, path: file.path, lang: file.lang, text: read.text }, CHUNK_OPTIONS);
-          return { write, result };
-        } catch (err) {
-          return { write, result: null, failure: (err as Error).message };
-        }
+        return { write: { path: file.path, contentHash: found.contentHash, size: file.size, lang: file.lang, statKey: trustedStatKey(file, jobStartMs) }, result: found.result };
       }),
     );
     const files = out.filter((p): p is PreparedFile => p !== null);
