@@ -57,6 +57,7 @@ export class ChangeHistory {
   private fileScratch: Float64Array;
   private readonly fileCounts: Int32Array;
   private readonly taskScratch: Float64Array;
+  private readonly taskMarks: Uint8Array;
   /** Per-term parts of the scores at the end of the history (what live searches ask), kept for the next query with the term. */
   private readonly liveProfiles = new TermCache<TermProfile>((p) => p.files.length);
   private readonly liveTaskScores = new TermCache<Float64Array>((s) => s.length);
@@ -112,6 +113,7 @@ export class ChangeHistory {
     this.fileScratch = new Float64Array(this.filePaths.length);
     this.fileCounts = new Int32Array(this.filePaths.length);
     this.taskScratch = new Float64Array(tasks.length);
+    this.taskMarks = new Uint8Array(tasks.length);
   }
 
   /**
@@ -202,7 +204,7 @@ export class ChangeHistory {
       }
     }
     // Ties: the later task first.
-    const best = topByScore(touched, scores, depth, (a, b) => b - a);
+    const best = topByScore(touched, scores, depth, (position) => -position);
     for (const position of touched) scores[position] = 0;
     const files = new Set<string>();
     for (const position of best) for (let j = this.taskFileStart[position]; j < this.taskFileStart[position + 1]; j++) files.add(this.filePaths[this.taskFileIds[j]]);
@@ -249,6 +251,40 @@ export class ChangeHistory {
       if (from < longEnd && list[from] === list[i]) both++;
     }
     return both / (endB - startB);
+  }
+
+  /**
+   * For each path, its largest {@link coChange} with any of the partners: each partner's changes
+   * are marked once, then each path's changes are looked up in the marks.
+   */
+  coChangeTop(paths: readonly string[], partners: readonly string[], before: number = this.size): Float64Array {
+    const top = new Float64Array(paths.length);
+    const ids = paths.map((p) => this.fileIds.get(p));
+    const marks = this.taskMarks;
+    const list = this.changePositions;
+    for (const partner of partners) {
+      const b = this.fileIds.get(partner);
+      if (b === undefined) continue;
+      const startB = this.changeStart[b];
+      const endB = lowerBound(list, before, startB, this.changeStart[b + 1]);
+      if (endB === startB) continue;
+      for (let i = startB; i < endB; i++) marks[list[i]] = 1;
+      for (let k = 0; k < paths.length; k++) {
+        const a = ids[k];
+        if (a === undefined || a === b) continue;
+        let share: number;
+        // A file changed far more often than the partner: look the partner's changes up in its list instead.
+        if (this.changeStart[a + 1] - this.changeStart[a] > 8 * (endB - startB)) share = this.coChange(paths[k], partner, before);
+        else {
+          let both = 0;
+          for (let i = this.changeStart[a]; i < this.changeStart[a + 1] && list[i] < before; i++) both += marks[list[i]];
+          share = both / (endB - startB);
+        }
+        if (share > top[k]) top[k] = share;
+      }
+      for (let i = startB; i < endB; i++) marks[list[i]] = 0;
+    }
+    return top;
   }
 
   /** Tasks before `before` that touched `path`. */

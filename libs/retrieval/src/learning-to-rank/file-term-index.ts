@@ -26,6 +26,8 @@ export class FileTermIndex {
   private readonly postingScores: Float64Array;
   /** A search's per-file sums, reset after each one (searches are synchronous). */
   private readonly scratch: Float64Array;
+  /** Each file's place in path order (equal scores rank the smaller path first). */
+  private readonly pathOrder: Int32Array;
 
   constructor(files: Iterable<{ path: string; text: string }>) {
     const termDocs: number[][] = [];
@@ -79,6 +81,11 @@ export class FileTermIndex {
       }
     }
     this.scratch = new Float64Array(n);
+    this.pathOrder = new Int32Array(n);
+    this.paths
+      .map((_, doc) => doc)
+      .sort((a, b) => (this.paths[a] < this.paths[b] ? -1 : this.paths[a] > this.paths[b] ? 1 : 0))
+      .forEach((doc, place) => (this.pathOrder[doc] = place));
   }
 
   /** How many files are indexed. */
@@ -99,7 +106,7 @@ export class FileTermIndex {
         scores[doc] += this.postingScores[p];
       }
     }
-    const best = topByScore(touched, scores, k, (a, b) => (this.paths[a] < this.paths[b] ? -1 : this.paths[a] > this.paths[b] ? 1 : 0)).map((doc) => ({ path: this.paths[doc], score: scores[doc] }));
+    const best = topByScore(touched, scores, k, (doc) => this.pathOrder[doc]).map((doc) => ({ path: this.paths[doc], score: scores[doc] }));
     for (const doc of touched) scores[doc] = 0;
     return best;
   }

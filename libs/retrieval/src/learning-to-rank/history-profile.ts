@@ -39,8 +39,9 @@ export class HistoryProfile {
 
   /**
    * Each file's 1-based rank among the files with evidence (0 without evidence), in one pass
-   * over the profile: a profiled file ranks above the asked files with a lower score, found by
-   * binary search among their sorted scores.
+   * over the profile: a profiled file ranks above the asked files with a lower score (found by
+   * binary search among their sorted scores) and above those with its score and a later path
+   * (counted per score once the pass has gathered the path places of each asked score).
    */
   ranks(paths: readonly string[]): Int32Array {
     const ranks = new Int32Array(paths.length);
@@ -51,27 +52,42 @@ export class HistoryProfile {
     }
     if (!asked.length) return ranks;
     asked.sort((a, b) => a.score - b.score);
-    const sorted = new Float64Array(asked.length);
-    for (let c = 0; c < asked.length; c++) sorted[c] = asked[c].score;
-    // above[c]: profiled files whose score is above the asked files before c and not above c's; summed from the top below.
-    const above = new Int32Array(asked.length + 1);
+    const m = asked.length;
+    const sorted = new Float64Array(m);
+    for (let c = 0; c < m; c++) sorted[c] = asked[c].score;
+    // above[c]: profiled files scoring above the asked files before c but not above c; summed from the top below.
+    const above = new Int32Array(m + 1);
+    // tied[c], for the first asked file c of each score: the path places of the profiled files with that score.
+    const tied: Array<number[] | undefined> = [];
+    const lowest = sorted[0];
     for (const f of this.files) {
       const s = this.scores[f];
-      if (s < sorted[0]) continue;
-      const lower = lowerBound(sorted, s);
-      above[lower] += 1;
-      for (let c = lower; c < asked.length && sorted[c] === s; c++) if (this.pathOrder[f] < asked[c].order) ranks[asked[c].k] += 1;
+      if (s < lowest) continue;
+      let lo = 0;
+      let hi = m;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] < s) lo = mid + 1;
+        else hi = mid;
+      }
+      above[lo] += 1;
+      if (lo < m && sorted[lo] === s) (tied[lo] ??= []).push(this.pathOrder[f]);
     }
     let higher = 0;
-    for (let c = asked.length - 1; c >= 0; c--) {
+    for (let c = m - 1; c >= 0; c--) {
       higher += above[c + 1];
-      ranks[asked[c].k] += 1 + higher;
+      ranks[asked[c].k] = 1 + higher;
     }
+    tied.forEach((places, first) => {
+      if (!places || places.length < 2) return;
+      const ascending = new Int32Array(places).sort();
+      for (let c = first; c < m && sorted[c] === sorted[first]; c++) ranks[asked[c].k] += lowerBound(ascending, asked[c].order);
+    });
     return ranks;
   }
 
   /** The paths of the `k` best files, best first. */
   top(k: number): string[] {
-    return topByScore(this.files, this.scores, k, (a, b) => this.pathOrder[a] - this.pathOrder[b]).map((f) => this.paths[f]);
+    return topByScore(this.files, this.scores, k, (f) => this.pathOrder[f]).map((f) => this.paths[f]);
   }
 }

@@ -75,6 +75,14 @@ describe('history and whole-file BM25 against a plain reference (property)', () 
         expect(asked.map((p) => profile.score(p))).toEqual(asked.map((p) => expected.get(p) ?? 0));
         expect([...profile.ranks(asked)]).toEqual(asked.map((p) => order.indexOf(p) + 1));
         expect(h.taskBm25Files(terms, before, 3)).toEqual(referenceTaskBm25Files(texts, terms, before, 3));
+        const partners = paths.slice(0, 2 + (before % 3));
+        const visible = tasks.slice(0, before);
+        for (const p of paths)
+          for (const q of partners) {
+            const withPartner = visible.filter((t) => t.files.includes(q));
+            expect(h.coChange(p, q, before)).toBe(p === q || !withPartner.length ? 0 : withPartner.filter((t) => t.files.includes(p)).length / withPartner.length);
+          }
+        expect([...h.coChangeTop(asked, partners, before)]).toEqual(asked.map((p) => Math.max(0, ...partners.map((q) => h.coChange(p, q, before)))));
       }),
     );
   });

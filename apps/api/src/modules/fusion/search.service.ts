@@ -60,6 +60,9 @@ interface QueryPlan {
   graphSeeds?: GraphSeed[];
 }
 
+/** The sources that expand similar tasks into the files they touched. */
+const TASK_SOURCES = ['task.dense', 'task.keyword'] as const satisfies readonly SearchSource[];
+
 /** Expands the other sources' hits, so it runs as a second stage once they have answered. */
 const GRAPH_SOURCE = 'file.graph' satisfies SearchSource;
 
@@ -497,22 +500,24 @@ export class SearchService {
     const sourceMax: Partial<Record<string, number>> = {};
     for (const [source, o] of outcomes) sourceMax[source] = (o.result?.files ?? []).reduce((m, f) => Math.max(m, f.score), 0);
     const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax: profile.max, fileBm25Max: fileBm25[0]?.score ?? 0 };
-    const partners = head.slice(0, 3).map((f) => f.path);
-    const profileRanks = profile.ranks(candidates.map((f) => f.path));
+    const paths = candidates.map((f) => f.path);
+    const profileRanks = profile.ranks(paths);
+    const coChanges = history.coChangeTop(paths, head.slice(0, 3).map((f) => f.path), at);
+    const relatedBySource = TASK_SOURCES.flatMap((s) => outcomes.get(s)?.relatedTasks ?? []);
     // One buffer for every candidate's vector instead of a small typed array each.
-    const matrix = new Float64Array(candidates.length * FEATURE_NAMES.length);
-    const features = candidates.map((f, i) => {
+    const width = FEATURE_NAMES.length;
+    const matrix = new Float64Array(candidates.length * width);
+    const features: Float64Array[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      const f = candidates[i];
       const sources: CandidateEvidence['sources'] = {};
-      for (const c of f.contributions) sources[c.source] = { rank: c.rank, score: c.score };
+      for (const c of f.contributions) sources[c.source] = c;
       let relatedTasks = 0;
-      for (const s of ['task.dense', 'task.keyword'] as const) relatedTasks = Math.max(relatedTasks, outcomes.get(s)?.relatedTasks?.get(f.id)?.length ?? 0);
-      const coChange = partners.reduce((m, p) => Math.max(m, history.coChange(f.path, p, at)), 0);
-      return candidateFeatures(
-        { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.score(f.path), profileRank: profileRanks[i], coChange, fileBm25Rank: fileBm25Rank.get(f.path)?.rank ?? 0, fileBm25Score: fileBm25Rank.get(f.path)?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0 },
-        context,
-        matrix.subarray(i * FEATURE_NAMES.length, (i + 1) * FEATURE_NAMES.length),
-      );
-    });
+      for (const related of relatedBySource) relatedTasks = Math.max(relatedTasks, related.get(f.id)?.length ?? 0);
+      const fileBm25Hit = fileBm25Rank.get(f.path);
+      const evidence: CandidateEvidence = { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.score(f.path), profileRank: profileRanks[i], coChange: coChanges[i], fileBm25Rank: fileBm25Hit?.rank ?? 0, fileBm25Score: fileBm25Hit?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0 };
+      features.push(candidateFeatures(evidence, context, matrix.subarray(i * width, (i + 1) * width)));
+    }
     return { candidates, features };
   }
 
