@@ -9,8 +9,8 @@ const PROFILE_B = 0.75;
 const MAX_POSTINGS_PER_TERM = 1000;
 /** Characters of a task's text that go into the profiles. */
 const PROFILE_TEXT_CHARS = 4000;
-/** Entries (8-12 bytes each) of the per-term scores kept for live searches, per kind. */
-const MAX_CACHED_TERM_ENTRIES = 1 << 20;
+/** Entries (8-12 bytes each) of the per-term scores kept for live searches, per kind (at most ~10 MB a workspace). */
+const MAX_CACHED_TERM_ENTRIES = 1 << 19;
 
 /** One term's files and its BM25 part of each one's profile score. */
 interface TermProfile {
