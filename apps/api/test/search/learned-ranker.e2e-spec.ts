@@ -1,5 +1,11 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import request from 'supertest';
 import { RankerStatusSchema, SearchResponseSchema } from '@sextant/contracts';
+import { LearnedRankerService } from '../../src/modules/fusion/learned-ranker.service';
+import { IndexEvents } from '../../src/modules/indexing/services/indexing.tokens';
+import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { makeFixtureRepo } from '../helpers/fixture-repo';
 import { runCli } from '../helpers/spawn-cli';
 import { startTestApp, type TestApp } from '../helpers/test-app';
@@ -107,5 +113,21 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
   it('a nonsense query is a weak match even with a trained ranker', async () => {
     const res = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200)).body);
     expect(res.match).toBe('weak');
+  });
+
+  it('after an index job, searches keep the previous whole-file index until the rebuilt one is ready', async () => {
+    const ranker = t.app.get(LearnedRankerService);
+    const workspaceId = (await t.app.get(WorkspacesService).ensureDefault()).id;
+    const repo = (await api().get('/v1/repos').expect(200)).body.repositories[0];
+    const before = await ranker.fileIndex(workspaceId);
+    expect(before?.search(['zebracorn'], 5)).toEqual([]);
+    appendFileSync(join(repo.root_path, 'src/m3/service.py'), '# zebracorn migration\n');
+
+    t.app.get(EventEmitter2).emit(IndexEvents.Done, { workspace_id: workspaceId, repository_id: repo.id });
+    expect(await ranker.fileIndex(workspaceId)).toBe(before);
+    await ranker.settled(workspaceId);
+    const after = await ranker.fileIndex(workspaceId);
+    expect(after).not.toBe(before);
+    expect(after?.search(['zebracorn'], 5).map((f) => f.path)).toEqual(['src/m3/service.py']);
   });
 });

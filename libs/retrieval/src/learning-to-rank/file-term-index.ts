@@ -18,8 +18,8 @@ const B = 0.75;
  * index.search(['cookie'], 10) // [{ path: 'lib/cookie.js', score: 0.28… }]
  */
 export class FileTermIndex {
-  private readonly paths: string[] = [];
-  private readonly termIds = new Map<string, number>();
+  private readonly paths: string[];
+  private readonly termIds: Map<string, number>;
   /** Term `i` occurs in the files `postingDocs[termStart[i] .. termStart[i + 1])`, scoring `postingScores` there. */
   private readonly termStart: Int32Array;
   private readonly postingDocs: Int32Array;
@@ -29,42 +29,16 @@ export class FileTermIndex {
   /** Each file's place in path order (equal scores rank the smaller path first). */
   private readonly pathOrder: Int32Array;
 
-  constructor(files: Iterable<{ path: string; text: string }>) {
-    const termDocs: number[][] = [];
-    const termTfs: number[][] = [];
-    const lengths: number[] = [];
-    let total = 0;
-    let counts = new Int32Array(1024);
-    const seen: number[] = [];
-    for (const file of files) {
-      const doc = this.paths.length;
-      let length = 0;
-      visitTokens(`${file.path}\n${file.text}`, (token) => {
-        length += 1;
-        let id = this.termIds.get(token);
-        if (id === undefined) {
-          id = termDocs.length;
-          this.termIds.set(token, id);
-          termDocs.push([]);
-          termTfs.push([]);
-          if (id >= counts.length) {
-            const grown = new Int32Array(counts.length * 2);
-            grown.set(counts);
-            counts = grown;
-          }
-        }
-        if (counts[id]++ === 0) seen.push(id);
-      });
-      for (const id of seen) {
-        termDocs[id].push(doc);
-        termTfs[id].push(counts[id]);
-        counts[id] = 0;
-      }
-      seen.length = 0;
-      this.paths.push(file.path);
-      lengths.push(length);
-      total += length;
+  /** From the files themselves, or from {@link FileTermCounts} a caller filled one file at a time (e.g. between reads). */
+  constructor(files: Iterable<{ path: string; text: string }> | FileTermCounts) {
+    let counts = files;
+    if (!(counts instanceof FileTermCounts)) {
+      counts = new FileTermCounts();
+      for (const file of files as Iterable<{ path: string; text: string }>) counts.add(file.path, file.text);
     }
+    const { termDocs, termTfs, lengths, total } = counts;
+    this.paths = counts.paths;
+    this.termIds = counts.termIds;
     const n = this.paths.length;
     const meanLength = n ? total / n : 1;
     this.termStart = new Int32Array(termDocs.length + 1);
@@ -109,5 +83,50 @@ export class FileTermIndex {
     const best = topByScore(touched, scores, k, (doc) => this.pathOrder[doc]).map((doc) => ({ path: this.paths[doc], score: scores[doc] }));
     for (const doc of touched) scores[doc] = 0;
     return best;
+  }
+}
+
+/**
+ * Term counts of files added one at a time, for a {@link FileTermIndex}: a caller that reads
+ * thousands of files tokenizes each as it arrives, so no single step holds the event loop.
+ */
+export class FileTermCounts {
+  readonly paths: string[] = [];
+  readonly termIds = new Map<string, number>();
+  readonly termDocs: number[][] = [];
+  readonly termTfs: number[][] = [];
+  readonly lengths: number[] = [];
+  total = 0;
+  private counts = new Int32Array(1024);
+  private readonly seen: number[] = [];
+
+  add(path: string, text: string): void {
+    const doc = this.paths.length;
+    let length = 0;
+    visitTokens(`${path}\n${text}`, (token) => {
+      length += 1;
+      let id = this.termIds.get(token);
+      if (id === undefined) {
+        id = this.termDocs.length;
+        this.termIds.set(token, id);
+        this.termDocs.push([]);
+        this.termTfs.push([]);
+        if (id >= this.counts.length) {
+          const grown = new Int32Array(this.counts.length * 2);
+          grown.set(this.counts);
+          this.counts = grown;
+        }
+      }
+      if (this.counts[id]++ === 0) this.seen.push(id);
+    });
+    for (const id of this.seen) {
+      this.termDocs[id].push(doc);
+      this.termTfs[id].push(this.counts[id]);
+      this.counts[id] = 0;
+    }
+    this.seen.length = 0;
+    this.paths.push(path);
+    this.lengths.push(length);
+    this.total += length;
   }
 }

@@ -6,7 +6,7 @@ import { Repository } from 'typeorm';
 import type { RankerStatus } from '@sextant/contracts';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChangeHistory, FileTermIndex, type LinearRankerModel } from '@sextant/retrieval';
+import { ChangeHistory, FileTermCounts, FileTermIndex, type LinearRankerModel } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { RepositoriesRepository } from '../indexing/repositories/repositories.repository';
 import { IndexEvents } from '../indexing/services/indexing.tokens';
@@ -42,6 +42,7 @@ export class LearnedRankerService {
   private readonly active = new Map<string, Promise<ActiveRanker | null>>();
   private readonly histories = new Map<string, Promise<ChangeHistory>>();
   private readonly fileIndexes = new Map<string, Promise<FileTermIndex | null>>();
+  private readonly rebuilding = new Map<string, Promise<FileTermIndex | null>>();
 
   constructor(
     @InjectRepository(RankerModelEntity) private readonly rows: Repository<RankerModelEntity>,
@@ -50,15 +51,38 @@ export class LearnedRankerService {
     private readonly repos: RepositoriesRepository,
   ) {}
 
+  /**
+   * A finished index job rebuilds the workspace's whole-file index in the background; searches
+   * keep the previous one until the new one is ready (reading and tokenizing thousands of files
+   * takes seconds, which a search should not wait for).
+   */
   @OnEvent(IndexEvents.Done)
   onIndexDone(event: { workspace_id?: string }): void {
-    if (event.workspace_id) this.fileIndexes.delete(event.workspace_id);
+    const workspaceId = event.workspace_id;
+    if (!workspaceId || !this.fileIndexes.has(workspaceId)) return;
+    const next = this.buildFileIndex(workspaceId);
+    this.rebuilding.set(workspaceId, next);
+    next.then(
+      () => {
+        if (this.rebuilding.get(workspaceId) !== next) return;
+        this.rebuilding.delete(workspaceId);
+        this.fileIndexes.set(workspaceId, next);
+      },
+      () => {
+        if (this.rebuilding.get(workspaceId) === next) this.rebuilding.delete(workspaceId);
+      },
+    );
+  }
+
+  /** Settles when no whole-file index rebuild is running for the workspace (tests, evaluation). */
+  async settled(workspaceId: string): Promise<void> {
+    for (let next = this.rebuilding.get(workspaceId); next; next = this.rebuilding.get(workspaceId)) await next.catch(() => undefined);
   }
 
   /**
    * Whole-file BM25 over the workspace's indexed files, read from their repositories (null
    * for workspaces over {@link MAX_FILE_INDEX_FILES} files: the feature is then absent).
-   * Rebuilt after each index job.
+   * Built on first use; rebuilt in the background after each index job.
    */
   fileIndex(workspaceId: string): Promise<FileTermIndex | null> {
     let hit = this.fileIndexes.get(workspaceId);
@@ -74,7 +98,7 @@ export class LearnedRankerService {
     const rows = await this.files.listIndexed(workspaceId);
     if (rows.length > MAX_FILE_INDEX_FILES) return null;
     const roots = new Map((await this.repos.list(workspaceId)).map((r) => [r.id, r.rootPath]));
-    const docs: Array<{ path: string; text: string }> = [];
+    const counts = new FileTermCounts();
     for (const row of rows) {
       const root = roots.get(row.repositoryId);
       if (!root) continue;
@@ -82,12 +106,12 @@ export class LearnedRankerService {
       try {
         // Only term statistics are kept; the text itself never leaves this function.
         if ((await stat(file)).size > MAX_FILE_INDEX_BYTES) continue;
-        docs.push({ path: row.path, text: await readFile(file, 'utf8') });
+        counts.add(row.path, await readFile(file, 'utf8'));
       } catch {
         // Deleted since it was indexed: the next index job drops it anyway.
       }
     }
-    return new FileTermIndex(docs);
+    return new FileTermIndex(counts);
   }
 
   @OnEvent(TASKS_CHANGED)

@@ -107,6 +107,8 @@ export class RankerTrainingService implements OnModuleDestroy {
       const message = `Not trained: the learned ranker needs at least ${MIN_HISTORY_TASKS} past tasks with ${MIN_EXAMPLES} touching 1-${MAX_LABEL_FILES} indexed files (have ${history.length} tasks, ${usable.length} usable); searches use plain fusion.`;
       return { ...(await this.ranker.status(workspaceId, message)), message };
     }
+    // Training examples use the whole-file index of the files as indexed now, not one a rebuild is replacing.
+    await this.ranker.settled(workspaceId);
     const chosen = usable.slice(-MAX_EXAMPLES);
     const examples: Array<RankingExample & { position: number }> = [];
     for (const [i, position] of chosen.entries()) {
