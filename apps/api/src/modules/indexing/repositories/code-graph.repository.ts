@@ -8,7 +8,7 @@ import { GraphEdgeEntity } from '../entities/graph-edge.entity';
 import { GraphFileImportEntity } from '../entities/graph-file-import.entity';
 import { GraphFileEntity } from '../entities/graph-file.entity';
 import { GraphSymbolEntity } from '../entities/graph-symbol.entity';
-import { insertRows } from './insert-rows';
+import { insertRows } from '../../../database/bulk-write';
 
 /** A file's graph facts as written by an index job; `null` facts: the file no longer has any (not parsed, removed). */
 export interface GraphFileWrite {

@@ -5,7 +5,7 @@ import { Brackets, In, Repository, type EntityManager } from 'typeorm';
 import { timeOrderedId } from '../../../database/time-ordered-id';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import { SymbolEntity } from '../entities/symbol.entity';
-import { insertRows } from './insert-rows';
+import { insertRows } from '../../../database/bulk-write';
 
 const SYMBOL_COLUMNS = ['id', 'workspaceId', 'repositoryId', 'path', 'name', 'nameLower', 'qualified', 'kind', 'startLine', 'endLine'] as const;
 
