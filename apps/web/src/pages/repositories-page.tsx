@@ -103,6 +103,9 @@ function RepositoryCard({ repo, job, role }: { repo: Repository; job: IndexJob |
   const start = useStartIndex();
   const cancel = useCancelJob();
   const setWatch = useSetWatch();
+  // The box follows the click at once (the mutation's pending state renders a tick later, and a
+  // controlled checkbox would snap back in between); the server's answer takes over when it settles.
+  const [watchChoice, setWatchChoice] = useState<boolean | null>(null);
   const remove = useRemoveRepository();
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [open, setOpen] = useState(false);
@@ -119,7 +122,16 @@ function RepositoryCard({ repo, job, role }: { repo: Repository; job: IndexJob |
         <div className="repo-actions">
           {allowed.manage ? (
             <label className="check watch-toggle" title="Re-index changed files as they are saved">
-              <input type="checkbox" checked={setWatch.isPending ? setWatch.variables.watch : repo.watch} disabled={setWatch.isPending} onChange={(e) => setWatch.mutate({ repoId: repo.id, watch: e.target.checked })} /> watch
+              <input
+                type="checkbox"
+                checked={watchChoice ?? repo.watch}
+                disabled={setWatch.isPending}
+                onChange={(e) => {
+                  setWatchChoice(e.target.checked);
+                  setWatch.mutate({ repoId: repo.id, watch: e.target.checked }, { onSettled: () => setWatchChoice(null) });
+                }}
+              />{' '}
+              watch
             </label>
           ) : (
             repo.watch && <span className="pill">watching</span>
