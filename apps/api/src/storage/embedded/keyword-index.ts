@@ -795,6 +795,15 @@ export class KeywordIndex {
     // every candidate gallops into each weak list: worth it only when the strong lists are short
     // next to all the postings (null: accumulate instead).
     if ((total - skipped) * (MAXSCORE_WALK_COST + MAXSCORE_GALLOP_COST * essential) > total) return null;
+    /** Records list `i`'s posting in slot `d` as that term's contribution; returns it. */
+    const credit = (i: number, posting: number, d: number): number => {
+      let tf = posting & 0xff;
+      if (tf === TF_CAPPED) tf = this.recordTf(d, ids[order[i]]);
+      const c = (weight[order[i]] * tf) / (tf + c0 + c1 * docLen[d]);
+      contrib[order[i]] = c;
+      present[order[i]] = 1;
+      return c;
+    };
     for (;;) {
       let d = MAX_KEYWORD_SLOTS;
       for (let i = essential; i < m; i++) {
@@ -808,14 +817,7 @@ export class KeywordIndex {
       let partial = 0;
       for (let i = essential; i < m; i++) {
         if (cur[i] >= end[i] || pool[cur[i]] >>> 8 !== d) continue;
-        if (wanted) {
-          let tf = pool[cur[i]] & 0xff;
-          if (tf === TF_CAPPED) tf = this.recordTf(d, ids[order[i]]);
-          const c = (weight[order[i]] * tf) / (tf + c0 + c1 * docLen[d]);
-          contrib[order[i]] = c;
-          present[order[i]] = 1;
-          partial += c;
-        }
+        if (wanted) partial += credit(i, pool[cur[i]], d);
         cur[i]++;
       }
       if (!wanted) continue;
@@ -826,14 +828,7 @@ export class KeywordIndex {
           break;
         }
         cur[i] = gallop(pool, cur[i], end[i], d);
-        if (cur[i] < end[i] && pool[cur[i]] >>> 8 === d) {
-          let tf = pool[cur[i]] & 0xff;
-          if (tf === TF_CAPPED) tf = this.recordTf(d, ids[order[i]]);
-          const c = (weight[order[i]] * tf) / (tf + c0 + c1 * docLen[d]);
-          contrib[order[i]] = c;
-          present[order[i]] = 1;
-          partial += c;
-        }
+        if (cur[i] < end[i] && pool[cur[i]] >>> 8 === d) partial += credit(i, pool[cur[i]], d);
       }
       let score = 0;
       for (let j = 0; j < m; j++) {
