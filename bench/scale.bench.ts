@@ -192,16 +192,18 @@ async function measureServer(dataDir: string, corpusRoot: string) {
     const ask = async (query: string) => {
       const res = await fetch(`${base}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, top_k: 10 }) });
       if (!res.ok) throw new Error(`search ${JSON.stringify(query)} → ${res.status}: ${await res.text()}`);
-      return (await res.json()) as { results: unknown[] };
+      return (await res.json()) as { results: unknown[]; timings_ms: Record<string, number> };
     };
     for (const q of makeQueries(104_729)) await ask(q);
     const ms: number[] = [];
+    const phases: Record<string, number[]> = {};
     let empty = 0;
     for (const q of makeQueries(130_363)) {
       const t = performance.now();
       const res = await ask(q);
       ms.push(performance.now() - t);
       if (!res.results.length) empty++;
+      for (const [phase, v] of Object.entries(res.timings_ms)) (phases[phase] ??= []).push(v);
     }
     return {
       readyS,
@@ -210,6 +212,8 @@ async function measureServer(dataDir: string, corpusRoot: string) {
       peakRssMb: procStatusMb(child.pid!, 'VmHWM'),
       p50: percentile(ms, 50),
       p95: percentile(ms, 95),
+      // The service's own timings (p50 per phase); sources run concurrently, so they do not add up.
+      phasesP50: Object.fromEntries(Object.entries(phases).map(([k, v]) => [k, round(percentile(v, 50), 1)])),
       empty,
     };
   } finally {
@@ -254,6 +258,7 @@ async function main() {
         search_p95_ms: round(server.p95, 1),
         queries: QUERIES,
         empty_results: server.empty,
+        search_phases_p50_ms: server.phasesP50,
       },
       load_average_1m: { start: round(load0, 2), end: round(os.loadavg()[0], 2) },
       cores: os.availableParallelism(),

@@ -48,12 +48,14 @@ const close = (a: number, b: number) => Math.abs(a - b) <= 1e-9 * Math.max(1, Ma
 
 describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
   it.each([
-    ['intersecting by probing records, OR by MaxScore', 0, 0],
-    ['intersecting by counting postings, OR term at a time', Infinity, Infinity],
-  ])('returns the same documents with the same BM25 scores, in every mode, under any edit history (%s)', (_how, probeCost, maxScoreMinPostings) => {
+    ['intersecting by probing records, OR by MaxScore', 0, 0, Infinity],
+    ['intersecting by counting postings, OR term at a time', Infinity, Infinity, Infinity],
+    ['OR term at a time in blocks of 4 slots', 8, Infinity, 0],
+  ])('returns the same documents with the same BM25 scores, in every mode, under any edit history (%s)', (_how, probeCost, maxScoreMinPostings, blockedOrMinPostings) => {
+    const options = { probeCost, maxScoreMinPostings, blockedOrMinPostings, orBlockSlots: 4 };
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 60 }).filter((ops) => ops.some((o) => o.kind === 'put')), fc.array(query, { minLength: 1, maxLength: 8 }), (ops, queries) => {
-        const index = new KeywordIndex({ probeCost, maxScoreMinPostings });
+        const index = new KeywordIndex(options);
         const live = new Map<number, string[]>();
         const records = new Map<number, Buffer>();
         const terms: { id: number; term: string }[] = [];
@@ -71,7 +73,7 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
           } else index.search(o.terms, 'or', new Uint8Array(32).fill(1), 5);
         }
         // A restart: the persisted vocabulary and records, restored into a fresh index, then edited again.
-        const restored = new KeywordIndex({ probeCost, maxScoreMinPostings });
+        const restored = new KeywordIndex(options);
         for (const { id, term } of terms) restored.defineTerm(id, term);
         for (const [slot, record] of records) restored.restore(slot, record);
         restored.finishRestore();
@@ -176,6 +178,38 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
       const terms = [...new Set(Array.from({ length: 2 + (q % 7) }, pick))];
       for (const mask of [all, half]) {
         for (const k of [1, 5, 10, 100]) expect(pruned.search(terms, 'or', mask, k)).toEqual(full.search(terms, 'or', mask, k));
+      }
+    }
+  });
+
+  it('blocked OR returns exactly the term-at-a-time top k (same slots, bit-identical scores) on a skewed vocabulary, with filters and block edges', () => {
+    let seed = 5;
+    const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const words = Array.from({ length: 300 }, (_, i) => `t${i}`);
+    const pick = () => words[Math.floor(words.length * rand() ** 3)];
+    const blocked = new KeywordIndex({ maxScoreMinPostings: Infinity, blockedOrMinPostings: 0, orBlockSlots: 97 });
+    const byDensity = new KeywordIndex({ maxScoreMinPostings: Infinity, blockedOrMinPostings: 1, orBlockSlots: 1000 });
+    const full = new KeywordIndex({ maxScoreMinPostings: Infinity, blockedOrMinPostings: Infinity });
+    for (let slot = 0; slot < 3000; slot++) {
+      // Gaps in the slot range and documents with a term 300 times (its tf read from the record).
+      if (slot % 11 === 3) continue;
+      const tokens = Array.from({ length: 3 + Math.floor(rand() * 80) }, pick);
+      if (slot % 101 === 0) tokens.push(...Array(300).fill(tokens[0]));
+      for (const ix of [blocked, byDensity, full]) ix.add(slot, tokens);
+    }
+    for (const ix of [blocked, byDensity, full]) for (let slot = 500; slot < 700; slot++) ix.remove(slot);
+    const all = new Uint8Array(4000).fill(1);
+    const third = Uint8Array.from({ length: 4000 }, (_, s) => (s % 3 === 0 ? 1 : 0));
+    const short = new Uint8Array(1500).fill(1);
+    for (let q = 0; q < 60; q++) {
+      const terms = [...new Set(Array.from({ length: 1 + (q % 6) }, pick))];
+      for (const mask of [all, third, short]) {
+        for (const k of [1, 10, 150]) {
+          const expected = full.search(terms, 'or', mask, k);
+          expect(expected.length).toBeGreaterThan(0);
+          expect(blocked.search(terms, 'or', mask, k)).toEqual(expected);
+          expect(byDensity.search(terms, 'or', mask, k)).toEqual(expected);
+        }
       }
     }
   });

@@ -25,6 +25,15 @@ export interface KeywordIndexOptions {
    * ~30 % slower with it. 0 always uses MaxScore, Infinity never.
    */
   maxScoreMinPostings?: number;
+  /**
+   * OR queries whose posting lists hold at least this many entries, at least one per
+   * {@link BLOCKED_DENSITY} slots of the range they span (common words in a large collection),
+   * accumulate one block of slots at a time (`orBlockSlots`, default 32,768) instead of tracking
+   * every touched slot. Same hits and scores. Default 65,536; 0 always blocks (any density),
+   * Infinity never.
+   */
+  blockedOrMinPostings?: number;
+  orBlockSlots?: number;
 }
 
 /**
@@ -68,6 +77,8 @@ const MAXSCORE_WALK_COST = 3;
 const MAXSCORE_GALLOP_COST = 4;
 /** Relative cost, in sequential posting visits, of galloping into a list for one candidate while intersecting. */
 const INTERSECT_GALLOP_COST = 8;
+/** Blocked OR needs at least one posting per this many slots of the range the terms span. */
+const BLOCKED_DENSITY = 4;
 /** Pending removals flushed once this many (term, slot) pairs wait, even without a search. */
 const MAX_PENDING = 1 << 18;
 
@@ -111,6 +122,8 @@ export class KeywordIndex {
   private readonly b: number;
   private readonly probeCost: number;
   private readonly maxScoreMinPostings: number;
+  private readonly blockedOrMinPostings: number;
+  private readonly orBlock: number;
   private readonly vocab = new TermDictionary();
   private newTerms: { id: number; term: string }[] = [];
 
@@ -141,6 +154,7 @@ export class KeywordIndex {
 
   // Scratch: per-slot query accumulators; encode()'s token ids, distinct ids, tfs and output.
   private acc = new Float64Array(0);
+  private blockAcc: Float64Array | null = null;
   private touched = new Int32Array(0);
   private hits = new Int32Array(0);
   private ids = new Int32Array(256);
@@ -150,11 +164,13 @@ export class KeywordIndex {
   private encoded = new Int32Array(1024);
   private restoreScratch = new Int32Array(1024);
 
-  constructor({ k1 = 1.2, b = 0.75, probeCost = 8, maxScoreMinPostings = 300_000 }: KeywordIndexOptions = {}) {
+  constructor({ k1 = 1.2, b = 0.75, probeCost = 8, maxScoreMinPostings = 300_000, blockedOrMinPostings = 1 << 16, orBlockSlots = 1 << 15 }: KeywordIndexOptions = {}) {
     this.k1 = k1;
     this.b = b;
     this.probeCost = probeCost;
     this.maxScoreMinPostings = maxScoreMinPostings;
+    this.blockedOrMinPostings = blockedOrMinPostings;
+    this.orBlock = Math.max(1, Math.floor(orBlockSlots));
   }
 
   /** Documents indexed (including ones with no tokens: they count towards BM25's N like FTS5 rows). */
@@ -718,6 +734,7 @@ export class KeywordIndex {
       const hits = this.searchOrMaxScore(ids, mask, k);
       if (hits) return hits;
     }
+    if (this.blockedIsCheaper(ids)) return this.searchOrBlocked(ids, mask, k);
     this.scratch();
     const { acc, touched, docLen, pool } = this;
     const k1p1 = this.k1 + 1;
@@ -743,6 +760,91 @@ export class KeywordIndex {
       const s = touched[i];
       heap.push(s, acc[s]);
       acc[s] = 0;
+    }
+    return heap.sorted();
+  }
+
+  /**
+   * Whether the query terms' postings are dense in the slot range they span (common words in a
+   * large collection): then {@link searchOrBlocked}'s scan of the range costs less than tracking
+   * each touched slot.
+   */
+  private blockedIsCheaper(ids: readonly number[]): boolean {
+    let first = MAX_KEYWORD_SLOTS;
+    let last = -1;
+    let postings = 0;
+    for (const id of ids) {
+      const start = this.meta[id * TERM_STRIDE + P_START];
+      const len = this.meta[id * TERM_STRIDE + P_LEN];
+      first = Math.min(first, this.pool[start] >>> 8);
+      last = Math.max(last, this.pool[start + len - 1] >>> 8);
+      postings += len;
+    }
+    if (this.blockedOrMinPostings === 0) return true;
+    return postings >= this.blockedOrMinPostings && postings * BLOCKED_DENSITY >= last - first + 1;
+  }
+
+  /**
+   * OR by term-at-a-time accumulation, one block of slots at a time: every term's postings that
+   * fall in the block are added into a block-sized accumulator (it stays in the core's cache
+   * across terms, where a collection-sized one is evicted between terms), then the block is
+   * scanned for scores above the heap's floor. No per-posting bookkeeping of touched slots (an
+   * unpredictable branch when most slots match). Terms are added in query order, so the sums
+   * are bit-identical to {@link searchOr}'s.
+   */
+  private searchOrBlocked(ids: readonly number[], mask: Uint8Array, k: number): KeywordHit[] {
+    const m = ids.length;
+    const k1p1 = this.k1 + 1;
+    const c0 = this.k1 * (1 - this.b);
+    const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
+    const { pool, docLen } = this;
+    const maskLen = mask.length;
+    const weight = new Float64Array(m);
+    const cur = new Int32Array(m);
+    const end = new Int32Array(m);
+    let first = MAX_KEYWORD_SLOTS;
+    let last = -1;
+    for (let j = 0; j < m; j++) {
+      const id = ids[j];
+      weight[j] = this.idf(this.meta[id * TERM_STRIDE + P_LEN]) * k1p1;
+      cur[j] = this.meta[id * TERM_STRIDE + P_START];
+      end[j] = cur[j] + this.meta[id * TERM_STRIDE + P_LEN];
+      first = Math.min(first, pool[cur[j]] >>> 8);
+      last = Math.max(last, pool[end[j] - 1] >>> 8);
+    }
+    const block = this.orBlock;
+    const acc = (this.blockAcc ??= new Float64Array(block));
+    const heap = new TopK(k);
+    for (let base = first; base <= last; base += block) {
+      const limit = Math.min(base + block, last + 1);
+      for (let j = 0; j < m; j++) {
+        const w = weight[j];
+        const id = ids[j];
+        let p = cur[j];
+        const e = end[j];
+        for (; p < e; p++) {
+          const posting = pool[p];
+          const s = posting >>> 8;
+          if (s >= limit) break;
+          let tf = posting & 0xff;
+          if (tf === TF_CAPPED) tf = this.recordTf(s, id);
+          acc[s - base] += (w * tf) / (tf + c0 + c1 * docLen[s]);
+        }
+        cur[j] = p;
+      }
+      const n = limit - base;
+      // Scores are positive, so 0 means "no term here"; once the heap is full only a score at
+      // least its floor can enter (ties are settled by slot inside push).
+      let floor = heap.full ? heap.worstScore : 0;
+      for (let i = 0; i < n; i++) {
+        const v = acc[i];
+        // The filter is applied here, to the few slots that could enter the heap, not per posting.
+        if (v > 0 && v >= floor && base + i < maskLen && mask[base + i] === 1) {
+          heap.push(base + i, v);
+          if (heap.full) floor = heap.worstScore;
+        }
+      }
+      acc.fill(0, 0, n);
     }
     return heap.sorted();
   }
