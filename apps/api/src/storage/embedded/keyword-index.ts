@@ -1,4 +1,5 @@
 import { tokenize, type KeywordMode } from '@sextant/retrieval';
+import { OrAccumulator, type OrTerm } from './or-accumulator';
 
 /** A keyword hit: the document's slot and its BM25 score (higher = better). */
 export interface KeywordHit {
@@ -154,7 +155,7 @@ export class KeywordIndex {
 
   // Scratch: per-slot query accumulators; encode()'s token ids, distinct ids, tfs and output.
   private acc = new Float64Array(0);
-  private blockAcc: Float64Array | null = null;
+  private orAccumulator: OrAccumulator | null = null;
   private touched = new Int32Array(0);
   private hits = new Int32Array(0);
   private ids = new Int32Array(256);
@@ -785,12 +786,14 @@ export class KeywordIndex {
   }
 
   /**
-   * OR by term-at-a-time accumulation, one block of slots at a time: every term's postings that
-   * fall in the block are added into a block-sized accumulator (it stays in the core's cache
-   * across terms, where a collection-sized one is evicted between terms), then the block is
-   * scanned for scores above the heap's floor. No per-posting bookkeeping of touched slots (an
-   * unpredictable branch when most slots match). Terms are added in query order, so the sums
-   * are bit-identical to {@link searchOr}'s.
+   * OR by term-at-a-time accumulation, one block of slots at a time, in WebAssembly
+   * ({@link OrAccumulator}): every term's postings that fall in the block are added into a
+   * block-sized accumulator (it stays in the core's cache across terms, where a collection-sized
+   * one is evicted between terms), then the block is scanned for scores at least the heap's
+   * floor. No per-posting bookkeeping of touched slots (an unpredictable branch when most slots
+   * match); the filter is checked only for the slots that could enter the heap. Terms are added
+   * in query order with the same float operations, so the sums are bit-identical to
+   * {@link searchOr}'s.
    */
   private searchOrBlocked(ids: readonly number[], mask: Uint8Array, k: number): KeywordHit[] {
     const m = ids.length;
@@ -799,52 +802,47 @@ export class KeywordIndex {
     const c1 = (this.k1 * this.b * this.docCount) / this.totalLen || 0;
     const { pool, docLen } = this;
     const maskLen = mask.length;
-    const weight = new Float64Array(m);
+    const terms: OrTerm[] = [];
     const cur = new Int32Array(m);
     const end = new Int32Array(m);
     let first = MAX_KEYWORD_SLOTS;
     let last = -1;
     for (let j = 0; j < m; j++) {
       const id = ids[j];
-      weight[j] = this.idf(this.meta[id * TERM_STRIDE + P_LEN]) * k1p1;
+      terms.push({ w: this.idf(this.meta[id * TERM_STRIDE + P_LEN]) * k1p1, c0, c1 });
       cur[j] = this.meta[id * TERM_STRIDE + P_START];
       end[j] = cur[j] + this.meta[id * TERM_STRIDE + P_LEN];
       first = Math.min(first, pool[cur[j]] >>> 8);
       last = Math.max(last, pool[end[j] - 1] >>> 8);
     }
     const block = this.orBlock;
-    const acc = (this.blockAcc ??= new Float64Array(block));
+    const kernel = (this.orAccumulator ??= new OrAccumulator(block));
+    const acc = kernel.acc;
     const heap = new TopK(k);
     for (let base = first; base <= last; base += block) {
       const limit = Math.min(base + block, last + 1);
+      kernel.begin(docLen.subarray(base, limit));
       for (let j = 0; j < m; j++) {
-        const w = weight[j];
-        const id = ids[j];
-        let p = cur[j];
-        const e = end[j];
-        for (; p < e; p++) {
-          const posting = pool[p];
-          const s = posting >>> 8;
-          if (s >= limit) break;
-          let tf = posting & 0xff;
-          if (tf === TF_CAPPED) tf = this.recordTf(s, id);
-          acc[s - base] += (w * tf) / (tf + c0 + c1 * docLen[s]);
+        const from = cur[j];
+        const to = from + lowerBound(pool, from, Math.min(end[j], from + block), limit);
+        if (to === from) continue;
+        const capped = kernel.add(pool.subarray(from, to), base, terms[j]);
+        for (let c = 0; c < capped.length; c++) {
+          const s = pool[from + capped[c]] >>> 8;
+          const tf = this.recordTf(s, ids[j]);
+          acc[s - base] += (terms[j].w * tf) / (tf + c0 + c1 * docLen[s]);
         }
-        cur[j] = p;
+        cur[j] = to;
       }
       const n = limit - base;
       // Scores are positive, so 0 means "no term here"; once the heap is full only a score at
       // least its floor can enter (ties are settled by slot inside push).
-      let floor = heap.full ? heap.worstScore : 0;
-      for (let i = 0; i < n; i++) {
-        const v = acc[i];
-        // The filter is applied here, to the few slots that could enter the heap, not per posting.
-        if (v > 0 && v >= floor && base + i < maskLen && mask[base + i] === 1) {
-          heap.push(base + i, v);
-          if (heap.full) floor = heap.worstScore;
-        }
+      const listed = kernel.collect(n, heap.full ? heap.worstScore : 0);
+      for (let i = 0; i < listed.length; i++) {
+        const s = base + listed[i];
+        if (s < maskLen && mask[s] === 1) heap.push(s, acc[listed[i]]);
       }
-      acc.fill(0, 0, n);
+      kernel.reset(n);
     }
     return heap.sorted();
   }
