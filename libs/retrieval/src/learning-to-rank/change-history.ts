@@ -190,6 +190,16 @@ export class ChangeHistory {
    * asked at a point in the history).
    */
   taskBm25Files(terms: Iterable<string>, before: number = this.size, depth = 100): string[] {
+    return this.taskBm25Evidence(terms, before, depth).files;
+  }
+
+  /**
+   * {@link taskBm25Files} with each file's vote: the sum, over the best `depth` tasks that
+   * touched it, of the task's score relative to the best task's, divided by the square root of
+   * the task's file count (a focused similar change says more than a sweeping one), and its
+   * best relative task score.
+   */
+  taskBm25Evidence(terms: Iterable<string>, before: number = this.size, depth = 100): { files: string[]; votes: Map<string, number>; best: Map<string, number> } {
     const scores = this.taskScratch;
     const touched: number[] = [];
     for (const term of new Set(terms)) {
@@ -204,11 +214,24 @@ export class ChangeHistory {
       }
     }
     // Ties: the later task first.
-    const best = topByScore(touched, scores, depth, (position) => -position);
+    const top = topByScore(touched, scores, depth, (position) => -position);
+    const max = top.length ? scores[top[0]] : 0;
+    const votes = new Map<string, number>();
+    const best = new Map<string, number>();
+    for (const position of top) {
+      const share = scores[position] / max;
+      const from = this.taskFileStart[position];
+      const to = this.taskFileStart[position + 1];
+      const vote = share / Math.sqrt(Math.max(1, to - from));
+      for (let j = from; j < to; j++) {
+        const path = this.filePaths[this.taskFileIds[j]];
+        votes.set(path, (votes.get(path) ?? 0) + vote);
+        // Tasks come best first: the first share a file sees is its best.
+        if (!best.has(path)) best.set(path, share);
+      }
+    }
     for (const position of touched) scores[position] = 0;
-    const files = new Set<string>();
-    for (const position of best) for (let j = this.taskFileStart[position]; j < this.taskFileStart[position + 1]; j++) files.add(this.filePaths[this.taskFileIds[j]]);
-    return [...files];
+    return { files: [...best.keys()], votes, best };
   }
 
   /** The term's BM25 score in each of its newest tasks before `before` (oldest first, ending at the last such task). */

@@ -28,6 +28,8 @@ export class FileTermIndex {
   private readonly scratch: Float64Array;
   /** Each file's place in path order (equal scores rank the smaller path first). */
   private readonly pathOrder: Int32Array;
+  /** Path -> doc id, built on the first {@link coverage} call. */
+  private docIds: Map<string, number> | undefined;
 
   /** From the files themselves, or from {@link FileTermCounts} a caller filled one file at a time (e.g. between reads). */
   constructor(files: Iterable<{ path: string; text: string }> | FileTermCounts) {
@@ -83,6 +85,47 @@ export class FileTermIndex {
     const best = topByScore(touched, scores, k, (doc) => this.pathOrder[doc]).map((doc) => ({ path: this.paths[doc], score: scores[doc] }));
     for (const doc of touched) scores[doc] = 0;
     return best;
+  }
+
+  /**
+   * For each path, the share of the query terms' idf mass that occurs in the file (terms the
+   * index has never seen do not count; 0 for unknown paths): how much of the query a file
+   * covers at all, which a sum of BM25 parts dominated by one frequent term hides.
+   */
+  coverage(terms: Iterable<string>, paths: readonly string[]): Float64Array {
+    const out = new Float64Array(paths.length);
+    if (!this.docIds) this.docIds = new Map(this.paths.map((p, doc) => [p, doc]));
+    const marks = this.scratch;
+    const slots: number[] = [];
+    paths.forEach((path, i) => {
+      const doc = this.docIds!.get(path);
+      // Slot i + 1 in the (zeroed) scratch: 0 means "not a candidate".
+      if (doc !== undefined && marks[doc] === 0) {
+        marks[doc] = i + 1;
+        slots.push(doc);
+      }
+    });
+    const n = this.paths.length;
+    let total = 0;
+    for (const term of new Set(terms)) {
+      const t = this.termIds.get(term);
+      if (t === undefined) continue;
+      const df = this.termStart[t + 1] - this.termStart[t];
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      total += idf;
+      for (let p = this.termStart[t]; p < this.termStart[t + 1]; p++) {
+        const slot = marks[this.postingDocs[p]];
+        if (slot > 0) out[slot - 1] += idf;
+      }
+    }
+    for (const doc of slots) marks[doc] = 0;
+    if (total > 0) for (let i = 0; i < out.length; i++) out[i] /= total;
+    // A path listed twice: its later copies get the first one's value.
+    paths.forEach((path, i) => {
+      const doc = this.docIds!.get(path);
+      if (doc !== undefined && out[i] === 0) out[i] = out[paths.indexOf(path)];
+    });
+    return out;
   }
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { tokenize } from '../tokenizer';
-import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, listMetrics, queryTermSet, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
+import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, listMetrics, queryTermSet, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
 
 describe('ChangeHistory', () => {
   const h = new ChangeHistory([
@@ -75,6 +75,12 @@ describe('history and whole-file BM25 against a plain reference (property)', () 
         expect(asked.map((p) => profile.score(p))).toEqual(asked.map((p) => expected.get(p) ?? 0));
         expect([...profile.ranks(asked)]).toEqual(asked.map((p) => order.indexOf(p) + 1));
         expect(h.taskBm25Files(terms, before, 3)).toEqual(referenceTaskBm25Files(texts, terms, before, 3));
+        const evidence = h.taskBm25Evidence(terms, before, 3);
+        const reference = referenceTaskVotes(texts, terms, before, 3);
+        expect(evidence.files).toEqual(referenceTaskBm25Files(texts, terms, before, 3));
+        expect([...evidence.votes.keys()].sort()).toEqual([...reference.votes.keys()].sort());
+        for (const [path, vote] of reference.votes) expect(evidence.votes.get(path)).toBeCloseTo(vote, 9);
+        for (const [path, best] of reference.best) expect(evidence.best.get(path)).toBeCloseTo(best, 9);
         const partners = paths.slice(0, 2 + (before % 3));
         const visible = tasks.slice(0, before);
         for (const p of paths)
@@ -95,6 +101,9 @@ describe('history and whole-file BM25 against a plain reference (property)', () 
         const index = new FileTermIndex(input);
         index.search(otherTerms, k);
         expect(index.search(terms, k)).toEqual(referenceFileSearch(input, terms, k));
+        const asked = [...paths, 'zzz.py', paths[0]];
+        index.coverage(otherTerms, asked);
+        expect([...index.coverage(terms, asked)].map((v) => Math.round(v * 1e9))).toEqual(referenceCoverage(input, terms, asked).map((v) => Math.round(v * 1e9)));
       }),
     );
   });
@@ -143,6 +152,56 @@ function referenceTaskBm25Files(tasks: ReadonlyArray<{ files: readonly string[];
   return [...new Set(best.flatMap(([p]) => [...new Set(tasks[p].files)]))];
 }
 
+/** Votes of the best `depth` BM25 tasks (share of the best task's score / sqrt(files)) and each file's best share, from full sorts. */
+function referenceTaskVotes(tasks: ReadonlyArray<{ files: readonly string[]; text: string }>, terms: readonly string[], before: number, depth: number): { votes: Map<string, number>; best: Map<string, number> } {
+  const tokens = tasks.map((t) => tokenize(t.text, { removeStopWords: true }));
+  const meanLength = tasks.length ? Math.max(1, tokens.reduce((s, t) => s + t.length, 0) / tasks.length) : 1;
+  const n = Math.max(1, Math.min(before, tasks.length));
+  const scores = new Map<number, number>();
+  for (const term of new Set(terms)) {
+    const positions = tokens.map((t, i) => (i < before && t.includes(term) ? i : -1)).filter((i) => i >= 0);
+    const idf = Math.log(1 + (n - positions.length + 0.5) / (positions.length + 0.5));
+    for (const p of positions) {
+      const tf = tokens[p].filter((t) => t === term).length;
+      scores.set(p, (scores.get(p) ?? 0) + (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * tokens[p].length) / meanLength)));
+    }
+  }
+  const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, depth);
+  const votes = new Map<string, number>();
+  const best = new Map<string, number>();
+  for (const [p, score] of top) {
+    const files = [...new Set(tasks[p].files)];
+    for (const f of files) {
+      votes.set(f, (votes.get(f) ?? 0) + score / top[0][1] / Math.sqrt(files.length));
+      best.set(f, Math.max(best.get(f) ?? 0, score / top[0][1]));
+    }
+  }
+  return { votes, best };
+}
+
+/** Share of the query terms' idf (terms some file holds) found in each asked file; of a path indexed twice, the last copy counts. */
+function referenceCoverage(files: ReadonlyArray<{ path: string; text: string }>, terms: readonly string[], asked: readonly string[]): number[] {
+  const docs = files.map((f) => new Set(tokenize(`${f.path}\n${f.text}`)));
+  const byPath = new Map<string, Set<string>>();
+  files.forEach((f, i) => byPath.set(f.path, docs[i]));
+  const n = files.length;
+  let total = 0;
+  const idf = new Map<string, number>();
+  for (const term of new Set(terms)) {
+    const df = docs.filter((t) => t.has(term)).length;
+    if (!df) continue;
+    idf.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    total += idf.get(term)!;
+  }
+  return asked.map((p) => {
+    const tokens = byPath.get(p);
+    if (!tokens || !total) return 0;
+    let covered = 0;
+    for (const [term, w] of idf) if (tokens.has(term)) covered += w;
+    return covered / total;
+  });
+}
+
 function referenceFileSearch(files: ReadonlyArray<{ path: string; text: string }>, terms: readonly string[], k: number): Array<{ path: string; score: number }> {
   const tokens = files.map((f) => tokenize(`${f.path}\n${f.text}`));
   const mean = files.length ? tokens.reduce((s, t) => s + t.length, 0) / files.length : 1;
@@ -182,6 +241,25 @@ describe('candidateFeatures', () => {
     expect(f('history.profile')).toBe(0.5);
     expect(f('cochange.top')).toBe(0.5);
     expect(f('kind.test')).toBe(0);
+  });
+
+  it('puts ranks on a log scale, task votes relative to the best and whole-file coverage beside them', () => {
+    const x = (over: Partial<CandidateEvidence>) => candidateFeatures(evidence(over), { ...context, taskVoteMax: 2 });
+    const f = (v: Float64Array, name: string) => v[FEATURE_NAMES.indexOf(name)];
+    expect(f(x({ fusedRank: 1 }), 'fusion.logrank')).toBe(1);
+    expect(f(x({ fusedRank: 0 }), 'fusion.logrank')).toBe(0);
+    expect(f(x({ fileBm25Rank: 101 }), 'bm25.file.logrank')).toBeCloseTo(0, 12);
+    expect(f(x({ fileBm25Rank: 500 }), 'bm25.file.logrank')).toBe(0);
+    // Rank 10 sits halfway between rank 1 and rank 100 (1/rank puts it at 0.1).
+    expect(f(x({ taskBm25Rank: 10 }), 'bm25.task.logrank')).toBeCloseTo(1 - Math.log(10) / Math.log(101));
+    const r8 = f(x({ sources: { 'file.keyword': { rank: 8, score: 1 } } }), 'file.keyword.logrank');
+    const r30 = f(x({ sources: { 'file.keyword': { rank: 30, score: 1 } } }), 'file.keyword.logrank');
+    expect(r8 - r30).toBeGreaterThan(0.25);
+    expect(f(x({ taskVote: 1, taskBest: 0.4, fileCoverage: 0.75 }), 'bm25.task.vote')).toBe(0.5);
+    expect(f(x({ taskVote: 1, taskBest: 0.4, fileCoverage: 0.75 }), 'bm25.task.best')).toBe(0.4);
+    expect(f(x({ taskVote: 1, taskBest: 0.4, fileCoverage: 0.75 }), 'bm25.file.coverage')).toBe(0.75);
+    // A context without the newer fields (older callers) gives 0, never NaN.
+    expect(f(candidateFeatures(evidence({ taskVote: 1 }), context), 'bm25.task.vote')).toBe(0);
   });
 
   it('recognises tests and docs', () => {
@@ -226,6 +304,17 @@ describe('trainLinearRanker', () => {
     expect(lo).toBeGreaterThanOrEqual(0);
     const top = explainScore(a, Float64Array.from([0.5, 0.99, 0.5]));
     expect(top[0].feature).toBe('signal');
+  });
+
+  it('accepts a model for default searches when MRR + R@10 holds up and neither falls far', () => {
+    // Trades 0.01 MRR for 0.016 R@10: kept (the old rule, MRR never lower, rejected it).
+    expect(rankerBeatsFusion({ mrr: 0.743, r10: 0.855 }, { mrr: 0.753, r10: 0.839 })).toBe(true);
+    expect(rankerBeatsFusion({ mrr: 0.7, r10: 0.8 }, { mrr: 0.7, r10: 0.8 })).toBe(true);
+    expect(rankerBeatsFusion({ mrr: 0.7, r10: 0.79 }, { mrr: 0.7, r10: 0.8 })).toBe(true);
+    expect(rankerBeatsFusion({ mrr: 0.7, r10: 0.785 }, { mrr: 0.7, r10: 0.8 })).toBe(false);
+    // A large loss in one metric is not bought back by the other.
+    expect(rankerBeatsFusion({ mrr: 0.72, r10: 0.9 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
+    expect(rankerBeatsFusion({ mrr: 0.9, r10: 0.77 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
   });
 
   it('skips lists with no relevant candidate and survives constant features', () => {

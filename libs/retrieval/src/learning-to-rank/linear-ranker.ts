@@ -178,6 +178,21 @@ function fitCalibration(points: ReadonlyArray<{ score: number; label: number }>)
   return Number.isFinite(a) && Number.isFinite(b) ? { a, b } : { a: 1, b: 0 };
 }
 
+/**
+ * Whether a fitted model should rank default searches, judged on held-out examples: its
+ * MRR + Recall@10 is at least plain fusion's (less 0.01) and neither metric falls more than
+ * 0.02 below fusion's. Looking at both together keeps a model that trades a little of one for
+ * more of the other: on ~100 validation queries either metric alone moves by ±0.02 by chance.
+ *
+ * @example
+ * rankerBeatsFusion({ mrr: 0.743, r10: 0.855 }, { mrr: 0.753, r10: 0.839 }) // true
+ * rankerBeatsFusion({ mrr: 0.70, r10: 0.85 }, { mrr: 0.75, r10: 0.84 }) // false
+ */
+export function rankerBeatsFusion(ranker: { mrr: number; r10: number }, fusion: { mrr: number; r10: number }): boolean {
+  const slack = 1e-9;
+  return ranker.mrr + ranker.r10 >= fusion.mrr + fusion.r10 - 0.01 - slack && ranker.mrr >= fusion.mrr - 0.02 - slack && ranker.r10 >= fusion.r10 - 0.02 - slack;
+}
+
 /** Mean reciprocal rank and recall@10 of ranked lists (best first) given per-candidate labels. */
 export function listMetrics(lists: ReadonlyArray<{ order: readonly number[]; labels: readonly number[]; relevantTotal: number }>): { mrr: number; r10: number } {
   if (!lists.length) return { mrr: 0, r10: 0 };

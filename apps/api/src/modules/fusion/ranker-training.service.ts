@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { RankerStatus } from '@sextant/contracts';
-import { FEATURE_NAMES, listMetrics, scoreCandidates, trainLinearRanker, type LinearRankerModel, type RankingExample } from '@sextant/retrieval';
+import { FEATURE_NAMES, listMetrics, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type LinearRankerModel, type RankingExample } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { TASKS_CHANGED } from '../task-history/task-history.service';
 import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repository';
@@ -132,7 +132,7 @@ export class RankerTrainingService implements OnModuleDestroy {
       ranker: round(listMetrics(held.map((e) => ({ order: orderBy(scoreCandidates(candidate, e.features)), labels: e.labels, relevantTotal: e.relevantTotal })))),
       fusion: round(listMetrics(held.map((e) => ({ order: e.labels.map((_, i) => i), labels: e.labels, relevantTotal: e.relevantTotal })))),
     };
-    const accepted = validation.ranker.mrr >= validation.fusion.mrr && validation.ranker.r10 >= validation.fusion.r10 - 0.01;
+    const accepted = rankerBeatsFusion(validation.ranker, validation.fusion);
     const model: LinearRankerModel = accepted ? trainLinearRanker(examples, FEATURE_NAMES) : candidate;
     const message = accepted
       ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}; refitted on all ${examples.length}.`

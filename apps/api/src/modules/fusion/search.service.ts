@@ -479,7 +479,8 @@ export class SearchService {
     const profile = history.profile(terms, at);
     const fileBm25 = fileIndex?.search(terms, BM25_DEPTH) ?? [];
     const fileBm25Rank = new Map(fileBm25.map((f, i) => [f.path, { rank: i + 1, score: f.score }]));
-    const taskBm25Rank = new Map(history.taskBm25Files(terms, at, BM25_DEPTH).slice(0, BM25_DEPTH).map((p, i) => [p, i + 1]));
+    const taskBm25 = history.taskBm25Evidence(terms, at, BM25_DEPTH);
+    const taskBm25Rank = new Map(taskBm25.files.slice(0, BM25_DEPTH).map((p, i) => [p, i + 1]));
     const candidates = [...head];
     const present = new Set(head.map((f) => f.path));
     const extra = [
@@ -499,8 +500,11 @@ export class SearchService {
     }
     const sourceMax: Partial<Record<string, number>> = {};
     for (const [source, o] of outcomes) sourceMax[source] = (o.result?.files ?? []).reduce((m, f) => Math.max(m, f.score), 0);
-    const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax: profile.max, fileBm25Max: fileBm25[0]?.score ?? 0 };
+    let taskVoteMax = 0;
+    for (const v of taskBm25.votes.values()) if (v > taskVoteMax) taskVoteMax = v;
+    const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax: profile.max, fileBm25Max: fileBm25[0]?.score ?? 0, taskVoteMax };
     const paths = candidates.map((f) => f.path);
+    const coverage = fileIndex?.coverage(terms, paths) ?? new Float64Array(paths.length);
     const profileRanks = profile.ranks(paths);
     const coChanges = history.coChangeTop(paths, head.slice(0, 3).map((f) => f.path), at);
     const relatedBySource = TASK_SOURCES.flatMap((s) => outcomes.get(s)?.relatedTasks ?? []);
@@ -515,7 +519,7 @@ export class SearchService {
       let relatedTasks = 0;
       for (const related of relatedBySource) relatedTasks = Math.max(relatedTasks, related.get(f.id)?.length ?? 0);
       const fileBm25Hit = fileBm25Rank.get(f.path);
-      const evidence: CandidateEvidence = { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.score(f.path), profileRank: profileRanks[i], coChange: coChanges[i], fileBm25Rank: fileBm25Hit?.rank ?? 0, fileBm25Score: fileBm25Hit?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0 };
+      const evidence: CandidateEvidence = { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.score(f.path), profileRank: profileRanks[i], coChange: coChanges[i], fileBm25Rank: fileBm25Hit?.rank ?? 0, fileBm25Score: fileBm25Hit?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0, taskVote: taskBm25.votes.get(f.path) ?? 0, taskBest: taskBm25.best.get(f.path) ?? 0, fileCoverage: coverage[i] };
       features.push(candidateFeatures(evidence, context, matrix.subarray(i * width, (i + 1) * width)));
     }
     return { candidates, features };
