@@ -37,19 +37,40 @@
         (br $next)))
     (local.get $nc))
 
-  ;; Lists in out[] every s < n with acc[s] > 0 and acc[s] >= floor; returns how many.
+;; Lists in out[] every s < n with acc[s] >= floor (floor > 0); returns how many. Eight slots
+  ;; at a time are first compared through their maximum: after the first blocks the floor is the
+  ;; heap's k-th score and almost no group reaches it.
   (func (export "collect") (param $acc i32) (param $n i32) (param $floor f64) (param $out i32) (result i32)
-    (local $i i32) (local $v f64) (local $at i32) (local $m i32)
+    (local $i i32) (local $at i32) (local $m i32) (local $f v128) (local $end8 i32) (local $j i32) (local $v f64)
+    (local.set $f (f64x2.splat (local.get $floor)))
+    (local.set $end8 (i32.and (local.get $n) (i32.const -8)))
     (block $done
       (loop $next
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
         (local.set $at (i32.add (local.get $acc) (i32.shl (local.get $i) (i32.const 3))))
-        (local.set $v (f64.load (local.get $at)))
-        (if (i32.and (f64.gt (local.get $v) (f64.const 0)) (f64.ge (local.get $v) (local.get $floor)))
+        (if (i32.lt_u (local.get $i) (local.get $end8))
           (then
-            (i32.store (i32.add (local.get $out) (i32.shl (local.get $m) (i32.const 2))) (local.get $i))
-            (local.set $m (i32.add (local.get $m) (i32.const 1)))))
-        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (if (i32.eqz (v128.any_true (f64x2.ge
+                  (f64x2.max
+                    (f64x2.max (v128.load (local.get $at)) (v128.load offset=16 (local.get $at)))
+                    (f64x2.max (v128.load offset=32 (local.get $at)) (v128.load offset=48 (local.get $at))))
+                  (local.get $f))))
+              (then
+                (local.set $i (i32.add (local.get $i) (i32.const 8)))
+                (br $next)))
+            (local.set $j (i32.const 8)))
+          (else (local.set $j (i32.const 1))))
+        ;; the group of j slots at i, one by one
+        (loop $one
+          (local.set $v (f64.load (local.get $at)))
+          (if (f64.ge (local.get $v) (local.get $floor))
+            (then
+              (i32.store (i32.add (local.get $out) (i32.shl (local.get $m) (i32.const 2))) (local.get $i))
+              (local.set $m (i32.add (local.get $m) (i32.const 1)))))
+          (local.set $i (i32.add (local.get $i) (i32.const 1)))
+          (local.set $at (i32.add (local.get $at) (i32.const 8)))
+          (local.set $j (i32.sub (local.get $j) (i32.const 1)))
+          (br_if $one (i32.gt_s (local.get $j) (i32.const 0))))
         (br $next)))
     (local.get $m))
 )

@@ -4,7 +4,7 @@
  * operations in the same order as JavaScript, so sums are bit-identical); `collect` lists the
  * block's slots scoring at least a floor.
  */
-const KERNEL = Buffer.from('AGFzbQEAAAABFgJgCX9/f3x8fH9/fwF/YAR/f3x/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBxgCCmFjY3VtdWxhdGUAAAdjb2xsZWN0AAEK8AECkgEDA38BfAJ/AkADQCAJIAFPDQEgACAJQQJ0aigCACEKIApBCHYgAmshCyAKQf8BcUH/AUYEQCAIIA5BAnRqIAk2AgAgDkEBaiEOBSAKQf8BcbghDCAHIAtBA3RqIQ0gDSANKwMAIAMgDKIgDCAEoCAFIAYgC0ECdGooAgC3oqCjoDkDAAsgCUEBaiEJDAALCyAOC1oDAX8BfAJ/AkADQCAEIAFPDQEgACAEQQN0aiEGIAYrAwAhBSAFRAAAAAAAAAAAZCAFIAJmcQRAIAMgB0ECdGogBDYCACAHQQFqIQcLIARBAWohBAwACwsgBws=', 'base64');
+const KERNEL = Buffer.from('AGFzbQEAAAABFgJgCX9/f3x8fH9/fwF/YAR/f3x/AX8CDwEDZW52Bm1lbW9yeQIAAQMDAgABBxgCCmFjY3VtdWxhdGUAAAdjb2xsZWN0AAEK0AICkgEDA38BfAJ/AkADQCAJIAFPDQEgACAJQQJ0aigCACEKIApBCHYgAmshCyAKQf8BcUH/AUYEQCAIIA5BAnRqIAk2AgAgDkEBaiEOBSAKQf8BcbghDCAHIAtBA3RqIQ0gDSANKwMAIAMgDKIgDCAEoCAFIAYgC0ECdGooAgC3oqCjoDkDAAsgCUEBaiEJDAALCyAOC7kBBAN/AXsCfwF8IAL9FCEHIAFBeHEhCAJAA0AgBCABTw0BIAAgBEEDdGohBSAEIAhJBEAgBf0ABAAgBf0ABBD99QEgBf0ABCAgBf0ABDD99QH99QEgB/1M/VNFBEAgBEEIaiEEDAILQQghCQVBASEJCwNAIAUrAwAhCiAKIAJmBEAgAyAGQQJ0aiAENgIAIAZBAWohBgsgBEEBaiEEIAVBCGohBSAJQQFrIQkgCUEASg0ACwwACwsgBgs=', 'base64');
 
 const PAGE = 65_536;
 
@@ -80,7 +80,8 @@ export class OrAccumulator {
 
   /** The block positions below `n` scoring above 0 and at least `floor` (valid until the next call). */
   collect(n: number, floor: number): Int32Array {
-    return this.listed.subarray(0, this.collectKernel(this.at.acc, n, floor, this.at.listed));
+    // Scores of matched slots are positive, so the smallest positive float separates them from 0.
+    return this.listed.subarray(0, this.collectKernel(this.at.acc, n, Math.max(floor, Number.MIN_VALUE), this.at.listed));
   }
 
   /** Zeroes the accumulator's first `n` entries for the next block. */
