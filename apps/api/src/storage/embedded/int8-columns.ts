@@ -7,12 +7,13 @@ const PAGE = 65_536;
 const MAX_PAGES = 65_536;
 
 /**
- * `int8-columns.wat` assembled with wabt (`wat2wasm --enable-simd`). `score(columns, weights, m, n,
- * out, floor, groups)` writes `out[s] = Σ_j weights[j] · column_j[s]` for `s < n` (n a multiple of
- * 16), 16 slots per step with int8 → int16 multiplies and int32 sums, i.e. exactly the integer inner
- * product, and lists the groups of 16 slots with a score above `floor` (returns how many).
+ * `int8-columns.wat` assembled with wabt (`wat2wasm`). `score(columns, weights, pairs, n, out, floor,
+ * groups)` writes `out[s] = Σ_j weight_j · column_j[s]` for `s < n` (n a multiple of 16), 16 slots
+ * per step, two columns at a time (their bytes interleaved, then one int16 multiply-add per pair
+ * into int32 sums), i.e. exactly the integer inner product, and lists the groups of 16 slots with
+ * a score above `floor` (returns how many).
  */
-const KERNEL = Buffer.from('AGFzbQEAAAABDAFgB39/f39/f38BfwISAQNlbnYGbWVtb3J5AgEBgIAEAwIBAAcJAQVzY29yZQAACusCAegCAgN/CXsgBf0RIQ4CQANAIAcgA08NAf0MAAAAAAAAAAAAAAAAAAAAACEP/QwAAAAAAAAAAAAAAAAAAAAAIRD9DAAAAAAAAAAAAAAAAAAAAAAhEf0MAAAAAAAAAAAAAAAAAAAAACESQQAhCAJAA0AgCCACTw0BIAAgCEECdGooAgAgB2r9AAQAIQogASAIQQJ0aigCAP0QIQsgCv2HASAL/ZUBIQwgCv2IASAL/ZUBIQ0gDyAM/acB/a4BIQ8gECAM/agB/a4BIRAgESAN/acB/a4BIREgEiAN/agB/a4BIRIgCEEBaiEIDAALCyAEIAdBAnRqIA/9CwQAIAQgB0ECdGogEP0LBBAgBCAHQQJ0aiAR/QsEICAEIAdBAnRqIBL9CwQwIA8gDv07IBAgDv07/VAgESAO/TsgEiAO/Tv9UP1Q/VMEQCAGIAlBAnRqIAc2AgAgCUEBaiEJCyAHQRBqIQcMAAsLIAkL', 'base64');
+const KERNEL = Buffer.from('AGFzbQEAAAABDAFgB39/f39/f38BfwISAQNlbnYGbWVtb3J5AgEBgIAEAwIBAAcJAQVzY29yZQAACqsDAagDAgN/CnsgBf0RIQ8CQANAIAcgA08NAf0MAAAAAAAAAAAAAAAAAAAAACEQ/QwAAAAAAAAAAAAAAAAAAAAAIRH9DAAAAAAAAAAAAAAAAAAAAAAhEv0MAAAAAAAAAAAAAAAAAAAAACETQQAhCAJAA0AgCCACTw0BIAAgCEEDdGooAgAgB2r9AAQAIQogACAIQQN0aigCBCAHav0ABAAhCyABIAhBAnRqKAIA/REhDCAKIAv9DQAQARECEgMTBBQFFQYWBxchDSAKIAv9DQgYCRkKGgsbDBwNHQ4eDx8hDiAQIA39hwEgDP26Af2uASEQIBEgDf2IASAM/boB/a4BIREgEiAO/YcBIAz9ugH9rgEhEiATIA79iAEgDP26Af2uASETIAhBAWohCAwACwsgBCAHQQJ0aiAQ/QsEACAEIAdBAnRqIBH9CwQQIAQgB0ECdGogEv0LBCAgBCAHQQJ0aiAT/QsEMCAQIA/9OyARIA/9O/1QIBIgD/07IBMgD/07/VD9UP1TBEAgBiAJQQJ0aiAHNgIAIAlBAWohCQsgB0EQaiEHDAALCyAJCw==', 'base64');
 
 /** The part of the WebAssembly API used here (the project's TypeScript libs do not declare it). */
 interface WasmMemory {
@@ -54,9 +55,10 @@ export class Int8Columns {
   private partial = 0;
 
   constructor(private readonly dims: number) {
+    // Column addresses (one per dimension, plus one to pad an odd count), then the packed weights (one per pair).
     this.columnsAt = 0;
-    this.weightsAt = dims * 4;
-    this.outAt = Math.ceil((dims * 8) / 64) * 64;
+    this.weightsAt = (dims + 2) * 4;
+    this.outAt = Math.ceil((this.weightsAt + (dims / 2 + 1) * 4) / 64) * 64;
     this.groupsAt = this.outAt + BLOCK * 4;
     this.blocksAt = Math.ceil((this.groupsAt + BLOCK / 4) / PAGE) * PAGE;
     this.memory = new wasm.Memory({ initial: this.blocksAt / PAGE, maximum: MAX_PAGES });
@@ -132,11 +134,12 @@ export class Int8Columns {
    */
   search(query: Int8Array, mask: Uint8Array, high: number, want: number): { slot: number; score: number }[] {
     const dims: number[] = [];
-    for (let d = 0; d < this.dims; d++) {
-      if (query[d] !== 0) {
-        this.ints[(this.weightsAt >> 2) + dims.length] = query[d];
-        dims.push(d);
-      }
+    for (let d = 0; d < this.dims; d++) if (query[d] !== 0) dims.push(d);
+    // An odd last dimension is paired with itself at weight 0.
+    const pairs = (dims.length + 1) >> 1;
+    for (let p = 0; p < pairs; p++) {
+      const high = 2 * p + 1 < dims.length ? query[dims[2 * p + 1]] : 0;
+      this.ints[(this.weightsAt >> 2) + p] = (query[dims[2 * p]] & 0xffff) | (high << 16);
     }
     const heap = new TopSlots(want);
     const ints = this.ints;
@@ -145,11 +148,11 @@ export class Int8Columns {
     let floor = -Infinity;
     for (let b = 0; b * BLOCK < high; b++) {
       const base = this.blockAt(b);
-      for (let j = 0; j < dims.length; j++) ints[(this.columnsAt >> 2) + j] = base + dims[j] * BLOCK;
+      for (let j = 0; j < 2 * pairs; j++) ints[(this.columnsAt >> 2) + j] = base + dims[Math.min(j, dims.length - 1)] * BLOCK;
       const first = b * BLOCK;
       const n = Math.min(BLOCK, high - first);
       // Only groups with a score above the block's starting floor are read back.
-      const found = this.score(this.columnsAt, this.weightsAt, dims.length, (n + 15) & ~15, this.outAt, floor === -Infinity ? -0x80000000 : floor, this.groupsAt);
+      const found = this.score(this.columnsAt, this.weightsAt, pairs, (n + 15) & ~15, this.outAt, floor === -Infinity ? -0x80000000 : floor, this.groupsAt);
       for (let g = 0; g < found; g++) {
         const g0 = ints[groups + g];
         const g1 = Math.min(n, g0 + 16);
