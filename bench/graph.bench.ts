@@ -83,7 +83,7 @@ async function main() {
           if (!read.ok) return;
           const result = await pool.chunk({ workspaceId: 'bench', repoId: 'bench', path: file.path, lang: file.lang, text: read.text }, { references: true }).catch(() => null);
           results.push({ path: file.path, lang: file.lang, result });
-          if (result?.parse === 'ok' && isParsedLanguage(file.lang)) facts.push({ path: file.path, lang: file.lang, ...result.symbols });
+          if (result?.parse === 'ok' && isParsedLanguage(file.lang)) facts.push({ lang: file.lang, ...result.symbols });
         }),
       );
     }

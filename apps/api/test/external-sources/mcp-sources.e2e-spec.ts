@@ -152,7 +152,7 @@ describe('external MCP sources (real MCP servers over stdio and Streamable HTTP)
     expect(external.map((e) => e.search_source)).toEqual(['mcp.gh-http', expect.stringMatching(/^mcp\.(slow-http|gh-stdio)$/), expect.stringMatching(/^mcp\.(slow-http|gh-stdio)$/)]);
     expect(external[0]).toMatchObject({ kind: 'external', sourceType: 'mcp', title: 'other/lib/docs/session-guide.md', source: 'https://github.example/other/lib/blob/main/docs/session-guide.md', metadata: { mcp_server: 'gh-http', mcp_tool: 'search_code' } });
     expect(external.map((e) => e.search_source)).toEqual(expect.arrayContaining(['mcp.slow-http', 'mcp.gh-stdio']));
-    expect(external.some((e) => e.path === 'src/auth/session.ts')).toBe(false);
+    expect(external.some((e) => (e as Record<string, unknown>).path === 'src/auth/session.ts')).toBe(false);
 
     // Full contents were fetched through get_file_contents, and the secret in them redacted.
     expect(external[0].text).toContain('call refreshSession before expiry');

@@ -300,12 +300,12 @@ describe('API contract: walking every list page by page', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res = await http().get(route).query({ limit, ...(cursor ? { cursor } : {}) }).expect(200);
+      const res: { body: Record<string, unknown> } = await http().get(route).query({ limit, ...(cursor ? { cursor } : {}) }).expect(200);
       schema.parse(res.body);
       const page = res.body[field] as T[];
       expect(page.length).toBeLessThanOrEqual(limit);
       items.push(...page);
-      cursor = res.body.next_cursor;
+      cursor = res.body.next_cursor as string | null;
       pages++;
       expect(pages).toBeLessThan(50);
     } while (cursor);

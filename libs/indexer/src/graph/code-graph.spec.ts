@@ -18,7 +18,7 @@ async function parseAll(files: Record<string, string>): Promise<GraphFile[]> {
       if (!isParsedLanguage(lang)) throw new Error(`not parsed: ${path}`);
       const { symbols, parse } = await pool.chunk({ workspaceId: 'ws', repoId: 'repo', path, lang, text });
       if (parse !== 'ok') throw new Error(`${path} did not parse`);
-      return { path, lang, ...symbols };
+      return { lang, ...symbols };
     }),
   );
 }

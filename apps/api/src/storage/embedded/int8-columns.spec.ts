@@ -77,6 +77,7 @@ describe('EmbeddedCollection dense search with the column scan', () => {
   const point = (i: number, rnd: () => number, lang = i % 3 === 0 ? 'go' : 'ts') => ({
     id: `c${i}`,
     vector: Array.from({ length: dims }, () => rnd() * 2 - 1),
+    text: '',
     payload: { workspaceId: 'ws', repoId: 'r', path: `src/f${i % 50}.${lang}`, lang, chunkType: 'function', symbol: null, symbols: [], startLine: 1, endLine: 2, startByte: 0, endByte: 1, content: '' } as unknown as ChunkPayload,
   });
   const sparseQuery = (rnd: () => number) => {
