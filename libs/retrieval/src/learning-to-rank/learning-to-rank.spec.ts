@@ -258,8 +258,15 @@ describe('candidateFeatures', () => {
     expect(f(x({ taskVote: 1, taskBest: 0.4, fileCoverage: 0.75 }), 'bm25.task.vote')).toBe(0.5);
     expect(f(x({ taskVote: 1, taskBest: 0.4, fileCoverage: 0.75 }), 'bm25.task.best')).toBe(0.4);
     expect(f(x({ taskVote: 1, taskBest: 0.4, fileCoverage: 0.75 }), 'bm25.file.coverage')).toBe(0.75);
+    const co = x({ coChange: 0.1, coChangeBm25: 0.6, coChangeTask: 0.3 });
+    expect([f(co, 'cochange.top'), f(co, 'cochange.bm25'), f(co, 'cochange.task')]).toEqual([0.1, 0.6, 0.3]);
     // A context without the newer fields (older callers) gives 0, never NaN.
     expect(f(candidateFeatures(evidence({ taskVote: 1 }), context), 'bm25.task.vote')).toBe(0);
+    expect(f(candidateFeatures(evidence({}), context), 'cochange.bm25')).toBe(0);
+    // Features are only ever appended: a saved model's weights keep meaning the same features.
+    expect(FEATURE_NAMES.slice(0, 3)).toEqual(['file.dense.rr', 'file.dense.score', 'file.keyword.rr']);
+    expect(FEATURE_NAMES.indexOf('graph.score')).toBe(33);
+    expect(FEATURE_NAMES.slice(-2)).toEqual(['cochange.bm25', 'cochange.task']);
   });
 
   it('recognises tests and docs', () => {

@@ -44,6 +44,8 @@ export const FEATURE_NAMES: readonly string[] = [
   'bm25.task.vote',
   'bm25.task.best',
   'bm25.file.coverage',
+  'cochange.bm25',
+  'cochange.task',
 ];
 
 /** The code-graph source; its features come after every older one so saved models keep their layout. */
@@ -75,6 +77,9 @@ export interface CandidateEvidence {
   taskBest?: number;
   /** Share of the query terms' idf mass found anywhere in the file. */
   fileCoverage?: number;
+  /** Largest co-change share with the top whole-file BM25 files, and with the top files of BM25-matched past tasks. */
+  coChangeBm25?: number;
+  coChangeTask?: number;
 }
 
 /** What is shared by every candidate of one query. */
@@ -163,6 +168,8 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext, 
   x[i++] = q.taskVoteMax && q.taskVoteMax > 0 ? (c.taskVote ?? 0) / q.taskVoteMax : 0;
   x[i++] = c.taskBest ?? 0;
   x[i++] = c.fileCoverage ?? 0;
+  x[i++] = c.coChangeBm25 ?? 0;
+  x[i++] = c.coChangeTask ?? 0;
   return x;
 }
 
