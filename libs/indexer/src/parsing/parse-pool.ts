@@ -88,12 +88,14 @@ const HARD_KILL_GRACE_MS = 5_000;
 
 /**
  * Files handed to a worker ahead of its results, so it goes straight on to the next file instead of
- * idling until the main thread answers. An index job's main thread writes a group of 256 files in
- * one synchronous stretch of a few 100 ms; with 2 files each, the workers sat idle for most of it.
- * 3,000 generated files, a 300 ms synchronous write per 256 files with the next 256 queued, 2
- * workers, alternated at load 2-3: 9.7 / 12.0 s with 2, 9.2 / 11.0 s with 16.
+ * idling until the main thread answers. An index job's main thread writes a group of files in one
+ * synchronous stretch of several 100 ms (~1.8 ms of parsing per file meanwhile would be lost): with
+ * 2 files each the workers sat idle for most of it, and a full index used 1.3 of 2 cores.
+ * bench:scale --files 20000, alternated at load 0.2-2.6: 44.6-55.6 s with 16, 36.7-39.0 s with 128
+ * (and 512-file write groups, see the index job runner). Cost: a file queued behind up to 127 others
+ * on its worker (a few 100 ms when a second job shares the pool).
  */
-const TASKS_PER_WORKER = 16;
+const TASKS_PER_WORKER = 128;
 
 /**
  * Chunks files on a pool of worker threads. A file whose parse takes longer than the
