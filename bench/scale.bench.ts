@@ -102,6 +102,7 @@ async function build(dataDir: string, corpusRoot: string) {
     for (const repo of repos) jobs.push(await indexing.startJob(ws, repo.id, 'full'));
     for (const job of jobs) {
       const done = await indexing.waitForJob(ws, job.id);
+      if (done.status !== 'succeeded') throw new Error(`index job ${job.id} ended ${done.status}: ${JSON.stringify(done.error ?? null)}`);
       files += done.counts.indexed;
       chunks += done.counts.chunks;
       if (jobs.length > 1 && jobs.indexOf(job) % 20 === 19) progress(`  ${jobs.indexOf(job) + 1}/${jobs.length} repositories indexed`);
