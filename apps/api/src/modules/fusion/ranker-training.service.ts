@@ -48,6 +48,8 @@ export class RankerTrainingService implements OnModuleDestroy {
   private readonly logger = new Logger(RankerTrainingService.name);
   private readonly running = new Map<string, Promise<RankerStatus>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Debounced retraining runs in flight (awaited at shutdown). */
+  private readonly background = new Set<Promise<void>>();
   private closed = false;
 
   constructor(
@@ -57,10 +59,12 @@ export class RankerTrainingService implements OnModuleDestroy {
     private readonly files: FilesRepository,
   ) {}
 
-  onModuleDestroy(): void {
+  /** Stops scheduling and waits for background runs to notice: they must not query a database that is closing. */
+  async onModuleDestroy(): Promise<void> {
     this.closed = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    await Promise.allSettled([...this.background, ...this.running.values()]);
   }
 
   @OnEvent(TASKS_CHANGED)
@@ -70,7 +74,12 @@ export class RankerTrainingService implements OnModuleDestroy {
     clearTimeout(this.timers.get(ws));
     const timer = setTimeout(() => {
       this.timers.delete(ws);
-      void this.retrainIfGrown(ws).catch((err) => this.logger.warn({ err, workspaceId: ws }, 'Ranker retraining failed'));
+      const run = this.retrainIfGrown(ws)
+        .catch((err) => {
+          if (!this.closed) this.logger.warn({ err, workspaceId: ws }, 'Ranker retraining failed');
+        })
+        .finally(() => this.background.delete(run));
+      this.background.add(run);
     }, RETRAIN_DEBOUNCE_MS);
     timer.unref();
     this.timers.set(ws, timer);

@@ -1,0 +1,51 @@
+import { RankerTrainingService } from './ranker-training.service';
+import type { SearchService } from './search.service';
+import type { LearnedRankerService } from './learned-ranker.service';
+import type { TasksRepository } from '../task-history/tasks.repository';
+import type { FilesRepository } from '../indexing/repositories/files.repository';
+
+/** A service whose training examples wait until the test releases them. */
+function setup() {
+  const history = Array.from({ length: 150 }, (_, n) => ({ id: `T-${n}`, title: `task ${n}`, body: '', files: [`src/f${n % 10}.ts`], createdAt: new Date(Date.UTC(2024, 0, 1 + n)) }));
+  const release: Array<() => void> = [];
+  let examples = 0;
+  let afterShutdown = 0;
+  let closed = false;
+  const search = {
+    rankingExample: async () => {
+      if (closed) afterShutdown++;
+      examples++;
+      await new Promise<void>((resolve) => release.push(resolve));
+      if (closed) afterShutdown++; // what follows an example (its next query) would hit a closed database
+      return [];
+    },
+  } as unknown as SearchService;
+  const ranker = { settled: async () => undefined, status: async () => ({ state: 'none', history_tasks: 150 }) } as unknown as LearnedRankerService;
+  const tasks = { listHistory: async () => history } as unknown as TasksRepository;
+  const files = { listIndexed: async () => Array.from({ length: 10 }, (_, i) => ({ repositoryId: 'r', path: `src/f${i}.ts` })) } as unknown as FilesRepository;
+  const service = new RankerTrainingService(search, ranker, tasks, files);
+  return { service, release, examples: () => examples, afterShutdown: () => afterShutdown, markClosed: () => (closed = true) };
+}
+
+describe('RankerTrainingService at shutdown', () => {
+  it('waits for a training run to stop before the module (and the database after it) goes away', async () => {
+    const s = setup();
+    const run = s.service.train('ws').then(
+      () => 'finished',
+      (err: Error) => err.message,
+    );
+    while (s.examples() === 0) await new Promise((resolve) => setImmediate(resolve));
+    let destroyed = false;
+    const destroying = s.service.onModuleDestroy().then(() => (destroyed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    // The example in flight is still running: shutdown must not be over yet.
+    expect(destroyed).toBe(false);
+    s.release.shift()!();
+    await destroying;
+    s.markClosed();
+    expect(await run).toBe('shutting down');
+    // No example was started once shutdown began.
+    expect(s.examples()).toBe(1);
+    expect(s.afterShutdown()).toBe(0);
+  });
+});
