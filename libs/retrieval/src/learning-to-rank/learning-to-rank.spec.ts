@@ -134,8 +134,8 @@ function referenceProfile(tasks: ReadonlyArray<{ files: readonly string[]; text:
   return scores;
 }
 
-/** BM25 over the visible tasks' texts, a full sort (ties: the later task first), then their files. */
-function referenceTaskBm25Files(tasks: ReadonlyArray<{ files: readonly string[]; text: string }>, terms: readonly string[], before: number, depth: number): string[] {
+/** BM25 scores of the tasks before `before`, by brute force, best `depth` first (ties: the later task first). */
+function referenceTaskBm25(tasks: ReadonlyArray<{ files: readonly string[]; text: string }>, terms: readonly string[], before: number, depth: number): Array<[number, number]> {
   const tokens = tasks.map((t) => tokenize(t.text, { removeStopWords: true }));
   const meanLength = tasks.length ? Math.max(1, tokens.reduce((s, t) => s + t.length, 0) / tasks.length) : 1;
   const n = Math.max(1, Math.min(before, tasks.length));
@@ -148,25 +148,18 @@ function referenceTaskBm25Files(tasks: ReadonlyArray<{ files: readonly string[];
       scores.set(p, (scores.get(p) ?? 0) + (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * tokens[p].length) / meanLength)));
     }
   }
-  const best = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, depth);
+  return [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, depth);
+}
+
+/** BM25 over the visible tasks' texts, a full sort (ties: the later task first), then their files. */
+function referenceTaskBm25Files(tasks: ReadonlyArray<{ files: readonly string[]; text: string }>, terms: readonly string[], before: number, depth: number): string[] {
+  const best = referenceTaskBm25(tasks, terms, before, depth);
   return [...new Set(best.flatMap(([p]) => [...new Set(tasks[p].files)]))];
 }
 
 /** Votes of the best `depth` BM25 tasks (share of the best task's score / sqrt(files)) and each file's best share, from full sorts. */
 function referenceTaskVotes(tasks: ReadonlyArray<{ files: readonly string[]; text: string }>, terms: readonly string[], before: number, depth: number): { votes: Map<string, number>; best: Map<string, number> } {
-  const tokens = tasks.map((t) => tokenize(t.text, { removeStopWords: true }));
-  const meanLength = tasks.length ? Math.max(1, tokens.reduce((s, t) => s + t.length, 0) / tasks.length) : 1;
-  const n = Math.max(1, Math.min(before, tasks.length));
-  const scores = new Map<number, number>();
-  for (const term of new Set(terms)) {
-    const positions = tokens.map((t, i) => (i < before && t.includes(term) ? i : -1)).filter((i) => i >= 0);
-    const idf = Math.log(1 + (n - positions.length + 0.5) / (positions.length + 0.5));
-    for (const p of positions) {
-      const tf = tokens[p].filter((t) => t === term).length;
-      scores.set(p, (scores.get(p) ?? 0) + (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * tokens[p].length) / meanLength)));
-    }
-  }
-  const top = [...scores.entries()].sort((a, b) => b[1] - a[1] || b[0] - a[0]).slice(0, depth);
+  const top = referenceTaskBm25(tasks, terms, before, depth);
   const votes = new Map<string, number>();
   const best = new Map<string, number>();
   for (const [p, score] of top) {
