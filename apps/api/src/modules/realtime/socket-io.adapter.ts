@@ -52,6 +52,17 @@ export class SextantIoAdapter extends IoAdapter {
 
   override async close(server: Server): Promise<void> {
     await super.close(server);
-    await Promise.allSettled(this.redis.map((c) => c.quit()));
+    // A client still connecting holds the adapter's queued subscribe commands; quitting now would
+    // reject them inside the adapter ("Connection is closed", unhandled). Let them go out first:
+    // Redis answers in order, so they complete before the QUIT.
+    await Promise.allSettled(
+      this.redis.map(async (c) => {
+        if (c.status === 'connecting' || c.status === 'connect' || c.status === 'reconnecting') {
+          await Promise.race([new Promise((resolve) => c.once('ready', resolve)), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+        }
+        if (c.status === 'ready') await c.quit();
+        else c.disconnect(false);
+      }),
+    );
   }
 }
