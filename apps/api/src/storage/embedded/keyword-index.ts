@@ -771,6 +771,13 @@ export class KeywordIndex {
    * each touched slot.
    */
   private blockedIsCheaper(ids: readonly number[]): boolean {
+    if (this.blockedOrMinPostings === 0) return true;
+    const { first, last, postings } = this.postingSpan(ids);
+    return postings >= this.blockedOrMinPostings && postings * BLOCKED_DENSITY >= last - first + 1;
+  }
+
+  /** The lowest and highest slot the terms' postings cover, and how many postings they hold. */
+  private postingSpan(ids: readonly number[]): { first: number; last: number; postings: number } {
     let first = MAX_KEYWORD_SLOTS;
     let last = -1;
     let postings = 0;
@@ -781,8 +788,7 @@ export class KeywordIndex {
       last = Math.max(last, this.pool[start + len - 1] >>> 8);
       postings += len;
     }
-    if (this.blockedOrMinPostings === 0) return true;
-    return postings >= this.blockedOrMinPostings && postings * BLOCKED_DENSITY >= last - first + 1;
+    return { first, last, postings };
   }
 
   /**
@@ -805,16 +811,13 @@ export class KeywordIndex {
     const terms: OrTerm[] = [];
     const cur = new Int32Array(m);
     const end = new Int32Array(m);
-    let first = MAX_KEYWORD_SLOTS;
-    let last = -1;
     for (let j = 0; j < m; j++) {
       const id = ids[j];
       terms.push({ w: this.idf(this.meta[id * TERM_STRIDE + P_LEN]) * k1p1, c0, c1 });
       cur[j] = this.meta[id * TERM_STRIDE + P_START];
       end[j] = cur[j] + this.meta[id * TERM_STRIDE + P_LEN];
-      first = Math.min(first, pool[cur[j]] >>> 8);
-      last = Math.max(last, pool[end[j] - 1] >>> 8);
     }
+    const { first, last } = this.postingSpan(ids);
     const block = this.orBlock;
     const kernel = (this.orAccumulator ??= new OrAccumulator(block));
     const acc = kernel.acc;
