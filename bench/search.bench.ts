@@ -42,7 +42,7 @@ import { RankerTrainingService } from '../apps/api/src/modules/fusion/ranker-tra
 import { SearchService } from '../apps/api/src/modules/fusion/search.service';
 import { SearchLogService } from '../apps/api/src/modules/fusion/search-log.service';
 import { FilesRepository } from '../apps/api/src/modules/indexing/repositories/files.repository';
-import { SymbolsRepository } from '../apps/api/src/modules/indexing/repositories/symbols.repository';
+import { CodeGraphRepository } from '../apps/api/src/modules/indexing/repositories/code-graph.repository';
 import { IndexingService } from '../apps/api/src/modules/indexing/services/indexing.service';
 import { TaskHistoryService } from '../apps/api/src/modules/task-history/task-history.service';
 import { WorkspacesService } from '../apps/api/src/modules/workspaces/workspaces.service';
@@ -112,17 +112,24 @@ async function main() {
       // The relational side the indexer keeps next to the chunks: indexed files (task files are
       // mapped to code through them) and symbol definitions (the file.symbol source).
       const filesRepo = ctx.get(FilesRepository);
-      const symbolsRepo = ctx.get(SymbolsRepository);
+      const graphRepo = ctx.get(CodeGraphRepository);
       for (let i = 0; i < files.length; i += 250) {
         const group = files.slice(i, i + 250);
         await filesRepo.markPending(ws, repo.id, group.map((f) => ({ path: f.path, contentHash: f.path, size: null, lang: 'typescript' })));
         await filesRepo.markIndexed(ws, repo.id, group.map((f) => ({ path: f.path, chunkCount: f.symbols.length, chunkTypes: { class: 1, function: f.symbols.length - 1 } })));
-        await symbolsRepo.replaceForFiles(
+        // Definitions live in the code graph's `graph_symbols` (what file.symbol reads); no edges here.
+        await graphRepo.replaceFiles(
           ws,
           repo.id,
           group.map((f) => ({
             path: f.path,
-            definitions: f.symbols.map((name, c) => ({ name, symbol: c === 0 ? `${f.path}:${name}` : `${f.path}:${f.symbols[0]}.${name}`, kind: c === 0 ? ('class' as const) : ('method' as const), parent: c === 0 ? null : `${f.path}:${f.symbols[0]}`, startLine: 1 + c * 12, endLine: 12 + c * 12, startByte: 0, endByte: 0 })),
+            facts: {
+              path: f.path,
+              lang: 'typescript' as const,
+              definitions: f.symbols.map((name, c) => ({ name, symbol: c === 0 ? `${f.path}:${name}` : `${f.path}:${f.symbols[0]}.${name}`, kind: c === 0 ? ('class' as const) : ('method' as const), parent: c === 0 ? null : `${f.path}:${f.symbols[0]}`, startLine: 1 + c * 12, endLine: 12 + c * 12, startByte: 0, endByte: 0 })),
+              references: [],
+              imports: [],
+            },
           })),
         );
       }

@@ -36,6 +36,37 @@ async function upDownUp(ds: DataSource): Promise<{ first: Schema; afterDown: Sch
   return { first, afterDown, second };
 }
 
+
+/**
+ * Symbols of a file indexed before the code graph existed (a `symbols` row, no `graph_symbols`
+ * rows for its path) move to `graph_symbols`; a file the graph already holds keeps only its own.
+ */
+async function symbolsMoveToGraph(ds: DataSource): Promise<void> {
+  await ds.runMigrations({ transaction: 'each' });
+  await ds.undoLastMigration({ transaction: 'each' });
+  const p = ds.options.type === 'postgres' ? (i: number) => `$${i}` : () => '?';
+  const ws = '00000000-0000-4000-8000-000000000001';
+  const repo = '00000000-0000-4000-8000-000000000002';
+  await ds.query(`INSERT INTO workspaces (id, slug, name) VALUES (${p(1)}, ${p(2)}, ${p(3)})`, [ws, 'mig', 'mig']);
+  await ds.query(`INSERT INTO repositories (id, workspace_id, name, root_path) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`, [repo, ws, 'r', '/r']);
+  const symbol = (id: string, file: string, name: string) =>
+    ds.query(`INSERT INTO symbols (id, workspace_id, repository_id, path, name, name_lower, qualified, kind, start_line, end_line) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map(p).join(', ')})`, [id, ws, repo, file, name, name.toLowerCase(), `${file}:${name}`, 'function', 3, 9]);
+  await symbol('00000000-0000-4000-8000-0000000000a1', 'old.py', 'parseLegacy');
+  await symbol('00000000-0000-4000-8000-0000000000a2', 'new.py', 'parseNew');
+  await ds.query(
+    `INSERT INTO graph_symbols (id, workspace_id, repository_id, path, symbol_key, qualified, name, name_lower, kind, start_line, end_line, start_byte, end_byte) VALUES (${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13].map(p).join(', ')})`,
+    ['00000000-0000-4000-8000-0000000000b1', ws, repo, 'new.py', 'parseNew', 'new.py:parseNew', 'parseNew', 'parsenew', 'function', 3, 9, 10, 90],
+  );
+  await ds.runMigrations({ transaction: 'each' });
+  const rows: Array<{ path: string; name_lower: string; symbol_key: string; start_line: number }> = await ds.query(`SELECT path, name_lower, symbol_key, start_line FROM graph_symbols ORDER BY path`);
+  expect(rows).toEqual([
+    { path: 'new.py', name_lower: 'parsenew', symbol_key: 'parseNew', start_line: 3 },
+    { path: 'old.py', name_lower: 'parselegacy', symbol_key: 'legacy:00000000-0000-4000-8000-0000000000a1', start_line: 3 },
+  ]);
+  const tables: unknown[] = await ds.query(ds.options.type === 'postgres' ? `SELECT 1 FROM information_schema.tables WHERE table_name = 'symbols'` : `SELECT 1 FROM sqlite_master WHERE name = 'symbols'`);
+  expect(tables).toEqual([]);
+}
+
 describe('migrations', () => {
   let sqliteSchema: Schema;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-mig-'));
@@ -46,7 +77,7 @@ describe('migrations', () => {
     await ds.initialize();
     try {
       const { first, afterDown, second } = await upDownUp(ds);
-      expect(Object.keys(first)).toEqual(expect.arrayContaining(['files', 'index_jobs', 'repositories', 'workspaces', 'tasks', 'symbols', 'search_logs', 'search_pool', 'fusion_weights']));
+      expect(Object.keys(first)).toEqual(expect.arrayContaining(['files', 'index_jobs', 'repositories', 'workspaces', 'tasks', 'graph_symbols', 'search_logs', 'search_pool', 'fusion_weights']));
       expect(afterDown).toEqual({});
       expect(second).toEqual(first);
       for (const [table, cols] of Object.entries(first)) {
@@ -57,6 +88,18 @@ describe('migrations', () => {
       expect(journal[0].journal_mode).toBe('wal');
     } finally {
       await ds.destroy();
+    }
+  });
+
+  it('SQLite: symbols of files the code graph does not hold yet move to graph_symbols', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-mig-sym-'));
+    const ds = new DataSource({ ...dataSourceOptions(loadConfig({ SEXTANT_DATA_DIR: dir })), migrationsRun: false });
+    await ds.initialize();
+    try {
+      await symbolsMoveToGraph(ds);
+    } finally {
+      await ds.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -72,6 +115,18 @@ describe('migrations', () => {
       expect(afterDown).toEqual({});
       expect(second).toEqual(first);
       expect(first).toEqual(sqliteSchema);
+    } finally {
+      await ds.destroy();
+      await db.drop();
+    }
+  });
+
+  pg('Postgres: symbols of files the code graph does not hold yet move to graph_symbols', async () => {
+    const db = await createFreshPostgresDatabase(postgresBaseUrl!);
+    const ds = new DataSource({ ...dataSourceOptions(loadConfig({ DATABASE_URL: db.url })), migrationsRun: false });
+    await ds.initialize();
+    try {
+      await symbolsMoveToGraph(ds);
     } finally {
       await ds.destroy();
       await db.drop();

@@ -11,7 +11,6 @@ import { GraphFileEntity } from './entities/graph-file.entity';
 import { GraphSymbolEntity } from './entities/graph-symbol.entity';
 import { IndexJobEntity } from './entities/index-job.entity';
 import { RepositoryEntity } from './entities/repository.entity';
-import { SymbolEntity } from './entities/symbol.entity';
 import { IndexingController } from './indexing.controller';
 import { RepositoryFilesController } from './repository-files.controller';
 import { CodeGraphRepository } from './repositories/code-graph.repository';
@@ -27,7 +26,7 @@ import { RepositoryFilesService } from './services/repository-files.service';
 import { RepositoryWatcherService } from './services/repository-watcher.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity, SymbolEntity, GraphFileEntity, GraphSymbolEntity, GraphEdgeEntity, GraphFileImportEntity])],
+  imports: [TypeOrmModule.forFeature([RepositoryEntity, FileEntity, IndexJobEntity, GraphFileEntity, GraphSymbolEntity, GraphEdgeEntity, GraphFileImportEntity])],
   controllers: [IndexingController, RepositoryFilesController],
   providers: [
     RepositoriesRepository,

@@ -27,7 +27,6 @@ import type { RepositoryEntity } from '../entities/repository.entity';
 import { FilesRepository, type FileWrite } from '../repositories/files.repository';
 import { IndexJobsRepository } from '../repositories/index-jobs.repository';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
-import { SymbolsRepository } from '../repositories/symbols.repository';
 import { CodeGraphUpdater } from './code-graph.updater';
 import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './indexing.tokens';
 import { mapIndexJob } from './job-mapper';
@@ -94,7 +93,6 @@ export class IndexJobRunner {
     private readonly repos: RepositoriesRepository,
     private readonly files: FilesRepository,
     private readonly jobs: IndexJobsRepository,
-    private readonly symbols: SymbolsRepository,
     @Inject(CHUNK_INDEX) private readonly chunks: ChunkIndex,
     @Inject(INDEX_EMBEDDINGS) private readonly embeddings: IndexEmbeddings,
     @Inject(PARSE_POOL) private readonly pool: ParsePool,
@@ -163,7 +161,6 @@ export class IndexJobRunner {
         for (let i = 0; i < removed.length; i += 500) {
           const paths = removed.slice(i, i + 500);
           await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths });
-          await this.symbols.deletePaths(ws, repo.id, paths);
           await this.graph.removeFiles(repo.id, paths);
           await this.files.deletePaths(ws, repo.id, paths);
         }
@@ -349,7 +346,6 @@ export class IndexJobRunner {
     const dropped = prepared.filter((p) => p.drop).map((p) => p.write.path);
     if (dropped.length) {
       await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths: dropped });
-      await this.symbols.deletePaths(ws, repo.id, dropped);
       await this.graph.removeFiles(repo.id, dropped);
       await this.files.deletePaths(ws, repo.id, dropped);
       job.counts.removed += dropped.length;
@@ -373,7 +369,6 @@ export class IndexJobRunner {
     await this.chunks.delete({ workspaceId: ws, repoIds: [repo.id], paths: prepared.map((p) => p.write.path) });
     await this.chunks.upsert(points);
     await this.tx.run(async (m) => {
-      await this.symbols.replaceForFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, definitions: p.result?.symbols?.definitions ?? [] })), m);
       await this.graph.writeFiles(ws, repo.id, prepared.map((p) => ({ path: p.write.path, lang: p.write.lang, result: p.result })), m);
       await this.files.markIndexed(
         ws,
@@ -468,7 +463,10 @@ export function toChunkPoint(c: CodeChunk, vector: Float32Array): ChunkPoint & {
   return {
     id: c.id,
     vector,
-    text: chunkIndexText(c),
+    // Only a store that tokenizes for itself (Qdrant) reads it; the embedded store takes `tokens`.
+    get text() {
+      return chunkIndexText(c);
+    },
     ...(c.keywordTokens !== undefined ? { tokens: c.keywordTokens ? c.keywordTokens.split(' ') : [] } : {}),
     payload: {
       workspaceId: c.workspaceId,
