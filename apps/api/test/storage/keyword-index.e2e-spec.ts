@@ -61,7 +61,8 @@ describe('KeywordIndex (in-memory BM25) matches FTS5', () => {
         const terms: { id: number; term: string }[] = [];
         for (const o of ops) {
           if (o.kind === 'put') {
-            const record = index.encode(o.tokens);
+            // Parse workers send tokens joined by spaces; half the documents go in that way.
+            const record = index.encode(o.slot % 2 === 1 ? o.tokens.join(' ') : o.tokens);
             terms.push(...index.takeNewTerms());
             records.set(o.slot, KeywordIndex.serialize(record));
             index.insert(o.slot, record);

@@ -20,10 +20,10 @@ import { lazyPayload, type PayloadOrigin } from './lazy-payload';
 
 /**
  * A point may carry the tokenizer's output for its `text` (computed off this thread, e.g. by the
- * indexer's parse workers); it must equal `tokenize(text)`.
+ * indexer's parse workers); it must equal `tokenize(text)`, as a list or joined by single spaces.
  */
 export interface PreTokenized {
-  tokens?: readonly string[];
+  tokens?: readonly string[] | string;
 }
 
 /** The filterable facts of one point, extracted by the typed index (chunk or task). */
@@ -658,7 +658,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
       this.vectors.set(new Int8Array(row.vec_i8.buffer, row.vec_i8.byteOffset, row.vec_i8.byteLength), row.slot * this.dims!);
       let record = row.kw;
       if (record === null) {
-        record = KeywordIndex.serialize(this.keyword.encode(row.tokens ? row.tokens.split(' ') : []));
+        record = KeywordIndex.serialize(this.keyword.encode(row.tokens ?? ''));
         converted.push([row.slot, record]);
       }
       this.keyword.restore(row.slot, record);

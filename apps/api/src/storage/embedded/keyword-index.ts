@@ -194,12 +194,14 @@ export class KeywordIndex {
   }
 
   /**
-   * The document record for `tokens`, interning new terms (collect them with {@link takeNewTerms}
+   * The document record for `tokens` (a list, or one string of tokens joined by single spaces, as
+   * the parse workers send them: no array of strings to allocate), interning new terms (collect them with {@link takeNewTerms}
    * to persist them together with the record). Pass the result to {@link insert} or
    * {@link serialize}. The record is a view of a scratch buffer, valid until the next `encode`.
    */
-  encode(tokens: readonly string[]): Int32Array {
-    const n = tokens.length;
+  encode(tokens: readonly string[] | string): Int32Array {
+    const joined = typeof tokens === 'string';
+    const n = joined ? countTokens(tokens) : tokens.length;
     if (this.ids.length < n) {
       const size = Math.max(n, this.ids.length * 2);
       this.ids = new Int32Array(size);
@@ -213,8 +215,14 @@ export class KeywordIndex {
     const mark = -++this.stampCounter; // negative, so never equal to a rank left by an earlier call
     const { ids, uniq } = this;
     let u = 0;
-    for (let i = 0; i < n; i++) {
-      const id = this.termId(tokens[i]);
+    for (let i = 0, at = 0; i < n; i++) {
+      let id: number;
+      if (joined) {
+        let end = tokens.indexOf(' ', at);
+        if (end < 0) end = tokens.length;
+        id = this.termIdIn(tokens, at, end);
+        at = end + 1;
+      } else id = this.termIdIn(tokens[i], 0, tokens[i].length);
       ids[i] = id;
       if (this.meta[id * TERM_STRIDE + T_SCRATCH] !== mark) {
         this.meta[id * TERM_STRIDE + T_SCRATCH] = mark;
@@ -554,12 +562,13 @@ export class KeywordIndex {
     this.recGarbage = 0;
   }
 
-  private termId(token: string): number {
+  /** The id of the token `text.slice(start, end)`, interned if new; the slice is only made for a new term. */
+  private termIdIn(text: string, start: number, end: number): number {
     const before = this.vocab.size;
-    const id = this.vocab.intern(token);
+    const id = this.vocab.internRange(text, start, end);
     if (id === before) {
       this.ensureTerms(id + 1);
-      this.newTerms.push({ id, term: token });
+      this.newTerms.push({ id, term: text.slice(start, end) });
     }
     return id;
   }
@@ -1221,19 +1230,24 @@ class TermDictionary {
 
   /** The id of `term`, or -1. */
   find(term: string): number {
-    return this.table[this.cell(term) + 2] - 1;
+    return this.table[this.cell(term, 0, term.length) + 2] - 1;
   }
 
   /** The id of `term`, assigning the next id when it is new. */
   intern(term: string): number {
-    const cell = this.cell(term);
+    return this.internRange(term, 0, term.length);
+  }
+
+  /** {@link intern} of `text.slice(start, end)`, without making the slice. */
+  internRange(text: string, start: number, end: number): number {
+    const cell = this.cell(text, start, end);
     const existing = this.table[cell + 2];
     return existing !== 0 ? existing - 1 : this.put(cell, this.next);
   }
 
   /** Registers `term` with a known id (restoring a persisted vocabulary). */
   define(term: string, id: number): void {
-    const cell = this.cell(term);
+    const cell = this.cell(term, 0, term.length);
     if (this.table[cell + 2] === 0) this.put(cell, id);
   }
 
@@ -1246,12 +1260,12 @@ class TermDictionary {
     return id;
   }
 
-  /** The cell holding `term`, or the empty cell where it belongs; leaves its hashes in hashA / hashB. */
-  private cell(term: string): number {
+  /** The cell holding the term `text.slice(start, end)`, or the empty cell where it belongs; leaves its hashes in hashA / hashB. */
+  private cell(text: string, start: number, end: number): number {
     let a = 0x811c9dc5;
-    let b = 0x9747b28c ^ term.length;
-    for (let i = 0; i < term.length; i++) {
-      const c = term.charCodeAt(i);
+    let b = 0x9747b28c ^ (end - start);
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
       a = Math.imul(a ^ c, 0x01000193);
       b = Math.imul(b ^ c, 0x5bd1e995);
       b ^= b >>> 15;
@@ -1280,6 +1294,14 @@ class TermDictionary {
     }
     this.table = table;
   }
+}
+
+/** Tokens in a space-separated token list (as the parse workers send them): no empty tokens. */
+function countTokens(joined: string): number {
+  if (joined.length === 0) return 0;
+  let n = 1;
+  for (let at = joined.indexOf(' '); at >= 0; at = joined.indexOf(' ', at + 1)) n++;
+  return n;
 }
 
 /** Out-parameters of TermDictionary.cell (avoids allocating a pair per lookup). */

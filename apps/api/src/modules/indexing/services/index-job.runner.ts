@@ -459,7 +459,7 @@ function phaseClock(job: IndexJobEntity): (phase: string) => void {
  * Chunk -> index point: payload mirrors seed 004's metadata fields. `tokens` (the tokenizer's
  * output for `text`, computed on a parse worker) spares the embedded store tokenizing on this thread.
  */
-export function toChunkPoint(c: CodeChunk, vector: Float32Array): ChunkPoint & { tokens?: string[] } {
+export function toChunkPoint(c: CodeChunk, vector: Float32Array): ChunkPoint & { tokens?: string } {
   return {
     id: c.id,
     vector,
@@ -467,7 +467,7 @@ export function toChunkPoint(c: CodeChunk, vector: Float32Array): ChunkPoint & {
     get text() {
       return chunkIndexText(c);
     },
-    ...(c.keywordTokens !== undefined ? { tokens: c.keywordTokens ? c.keywordTokens.split(' ') : [] } : {}),
+    ...(c.keywordTokens !== undefined ? { tokens: c.keywordTokens } : {}),
     payload: {
       workspaceId: c.workspaceId,
       repoId: c.repoId,
