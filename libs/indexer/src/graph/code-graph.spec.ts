@@ -276,4 +276,38 @@ describe('CodeGraph.update', () => {
     expect(calls(graph, 'src/main.js')).toEqual(['main -> src/store.js:save (1)']);
     expect(graph.affectedBy(['src/store.js']).sort()).toEqual(['src/main.js', 'src/store.js']);
   });
+
+  it('finds the importers of changed files like a rebuilt graph after edits that add, drop and move imports, and after files appear and disappear', async () => {
+    const v1 = {
+      'src/store.js': 'export function save(r) {\n  return r;\n}\n',
+      'src/cache.js': 'export function get(k) {\n  return k;\n}\n',
+      'src/main.js': "import { save } from './store';\n\nsave(1);\n",
+      'src/cli.js': "import { save } from './store';\nimport { get } from './cache';\n\nsave(get(1));\n",
+      'src/late.js': "import { hook } from './plugin';\n\nhook();\n",
+      'pkg/a.go': 'package pkg\n\nfunc Helper() int {\n\treturn 1\n}\n',
+      'pkg/b.go': 'package pkg\n\nfunc Use() int {\n\treturn Helper()\n}\n',
+    };
+    const everyPath = (files: Record<string, string>) => [...Object.keys(files), 'src/plugin.js'];
+    const expectSameAsRebuilt = async (graph: CodeGraph, files: Record<string, string>) => {
+      const rebuilt = new CodeGraph(await parseAll(files));
+      for (const p of everyPath(files)) expect([p, graph.affectedBy([p]).sort()]).toEqual([p, rebuilt.affectedBy([p]).sort()]);
+    };
+    const graph = new CodeGraph(await parseAll(v1));
+    expect(graph.affectedBy(['src/store.js']).sort()).toEqual(['src/cli.js', 'src/main.js', 'src/store.js']);
+    expect(graph.affectedBy(['pkg/a.go']).sort()).toEqual(['pkg/a.go', 'pkg/b.go']);
+
+    // Edits only: main.js moves from store to cache, cli.js drops cache.
+    const v2 = { ...v1, 'src/main.js': "import { get } from './cache';\n\nget(1);\n", 'src/cli.js': "import { save } from './store';\n\nsave(1);\n" };
+    graph.update(await parseAll({ 'src/main.js': v2['src/main.js'], 'src/cli.js': v2['src/cli.js'] }));
+    expect(graph.affectedBy(['src/store.js']).sort()).toEqual(['src/cli.js', 'src/store.js']);
+    expect(graph.affectedBy(['src/cache.js']).sort()).toEqual(['src/cache.js', 'src/main.js']);
+    await expectSameAsRebuilt(graph, v2);
+
+    // A new file resolves late.js's dangling import; cache.js goes away.
+    const { 'src/cache.js': _gone, ...rest } = v2;
+    const v3 = { ...rest, 'src/plugin.js': 'export function hook() {\n  return 0;\n}\n' };
+    graph.update(await parseAll({ 'src/plugin.js': v3['src/plugin.js'] }), ['src/cache.js']);
+    expect(graph.affectedBy(['src/plugin.js']).sort()).toEqual(['src/late.js', 'src/plugin.js']);
+    await expectSameAsRebuilt(graph, v3);
+  });
 });

@@ -117,6 +117,12 @@ export class CodeGraph {
   private readonly membersByName = new Map<string, Def[]>();
   private readonly packages = new Map<string, FileNode[]>();
   private readonly moduleCache = new Map<string, string[]>();
+  /**
+   * Path → paths of the files whose imports resolve to it, built on the first {@link affectedBy}
+   * and kept through edits (a one-file job must not resolve every import of the repository);
+   * dropped when files appear or disappear, which can change any import's resolution.
+   */
+  private importers: Map<string, Set<string>> | null = null;
   private readonly options: GraphResolveOptions;
 
   constructor(files: Iterable<GraphFile>, options: Partial<GraphResolveOptions> = {}) {
@@ -140,12 +146,16 @@ export class CodeGraph {
     if (!files.length && !gone.length) return;
     // Module resolution depends only on which files exist (path and language): edits alone keep it.
     const layoutChanged = gone.some((p) => this.nodes.has(p)) || files.some((f) => this.nodes.get(f.path)?.lang !== f.lang);
+    if (layoutChanged) this.importers = null;
+    // Same files, new contents: the edited files' old imports leave the index before their nodes do.
+    for (const f of files) this.indexImports(this.nodes.get(f.path), 'delete');
     for (const path of [...gone, ...files.map((f) => f.path)]) this.removeFile(path);
     for (const f of files) {
       this.modules.add(f.path, f.lang);
       this.addFile(f);
     }
     if (layoutChanged) this.moduleCache.clear();
+    for (const f of files) this.indexImports(this.nodes.get(f.path), 'add');
     for (const node of this.nodes.values()) node.imported = undefined;
   }
 
@@ -204,21 +214,35 @@ export class CodeGraph {
    */
   affectedBy(paths: Iterable<string>): string[] {
     const changed = new Set(paths);
-    const out = new Set([...changed].filter((p) => this.nodes.has(p)));
-    for (const node of this.nodes.values()) {
-      if (out.has(node.path)) continue;
-      if (this.samePackage(node).some((n) => changed.has(n.path))) {
-        out.add(node.path);
-        continue;
-      }
-      for (const imp of node.file.imports) {
-        if (this.moduleFiles(node, imp.module ?? imp.source).some((t) => changed.has(t.path))) {
-          out.add(node.path);
-          break;
-        }
+    const first = [...changed].filter((p) => this.nodes.has(p));
+    if (!this.importers) {
+      this.importers = new Map();
+      for (const node of this.nodes.values()) this.indexImports(node, 'add');
+    }
+    const affected = new Set<string>();
+    for (const p of changed) {
+      const node = this.nodes.get(p);
+      if (node) for (const n of this.samePackage(node)) affected.add(n.path);
+      for (const importer of this.importers.get(p) ?? []) affected.add(importer);
+    }
+    // In the graph's file order, as when every file was tested in turn.
+    const rest: string[] = [];
+    if (affected.size) for (const p of this.nodes.keys()) if (affected.has(p) && !changed.has(p)) rest.push(p);
+    return [...first, ...rest];
+  }
+
+  /** Adds or removes `node`'s imports in {@link importers} (when it is built). */
+  private indexImports(node: FileNode | undefined, op: 'add' | 'delete'): void {
+    if (!node || !this.importers) return;
+    for (const imp of node.file.imports) {
+      for (const target of this.moduleFiles(node, imp.module ?? imp.source)) {
+        let set = this.importers.get(target.path);
+        if (op === 'add') {
+          if (!set) this.importers.set(target.path, (set = new Set()));
+          set.add(node.path);
+        } else set?.delete(node.path);
       }
     }
-    return [...out];
   }
 
   /** Outgoing edges and import dependencies of one file. */
