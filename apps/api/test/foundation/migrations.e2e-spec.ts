@@ -43,7 +43,9 @@ async function upDownUp(ds: DataSource): Promise<{ first: Schema; afterDown: Sch
  */
 async function symbolsMoveToGraph(ds: DataSource): Promise<void> {
   await ds.runMigrations({ transaction: 'each' });
-  await ds.undoLastMigration({ transaction: 'each' });
+  // Back to just before the move (and every later migration).
+  const move = ds.migrations.findIndex((m) => m.name === 'SymbolsFromGraph1765000000000');
+  for (let i = move; i < ds.migrations.length; i++) await ds.undoLastMigration({ transaction: 'each' });
   const p = ds.options.type === 'postgres' ? (i: number) => `$${i}` : () => '?';
   const ws = '00000000-0000-4000-8000-000000000001';
   const repo = '00000000-0000-4000-8000-000000000002';
