@@ -154,9 +154,12 @@ export class CodeGraph {
       this.modules.add(f.path, f.lang);
       this.addFile(f);
     }
-    if (layoutChanged) this.moduleCache.clear();
+    if (layoutChanged) {
+      this.moduleCache.clear();
+      // Imported paths come from module resolution and package membership: only the layout changes them.
+      for (const node of this.nodes.values()) node.imported = undefined;
+    }
     for (const f of files) this.indexImports(this.nodes.get(f.path), 'add');
-    for (const node of this.nodes.values()) node.imported = undefined;
   }
 
   private removeFile(path: string): void {
