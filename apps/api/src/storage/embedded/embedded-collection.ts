@@ -887,7 +887,13 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     if (!this.floatFile) this.openFloatFile(); // first vectors of a new collection: the file starts now (copying them)
     else {
       try {
-        for (let idx = 0; idx < n; idx++) this.floatFile.write(slots[idx], batch.subarray(idx * dims, (idx + 1) * dims));
+        // Fresh slots are consecutive: one write per run of them, not one per vector.
+        for (let idx = 0; idx < n; ) {
+          let end = idx + 1;
+          while (end < n && slots[end] === slots[end - 1] + 1) end++;
+          this.floatFile.writeRun(slots[idx], batch.subarray(idx * dims, end * dims), end - idx);
+          idx = end;
+        }
       } catch {
         this.dropFloatFile();
       }

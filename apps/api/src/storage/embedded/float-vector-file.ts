@@ -62,8 +62,13 @@ export class FloatVectorFile {
 
   /** Writes the vector of `slot` (a float32 view of `dims` values). */
   write(slot: number, vector: Float32Array): void {
+    this.writeRun(slot, vector, 1);
+  }
+
+  /** Writes the vectors of `count` consecutive slots from `slot` (`count × dims` values back to back) in one `pwrite`. */
+  writeRun(slot: number, vectors: Float32Array, count: number): void {
     this.beginWrites();
-    const bytes = Buffer.from(vector.buffer, vector.byteOffset, this.dims * 4);
+    const bytes = Buffer.from(vectors.buffer, vectors.byteOffset, count * this.dims * 4);
     writeSync(this.fd, bytes, 0, bytes.length, HEADER + slot * this.dims * 4);
   }
 
