@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { SearchSource } from '@sextant/contracts';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
+import { TransactionRunner } from '../../src/database/transaction-runner';
 import { SearchLogService } from '../../src/modules/fusion/search-log.service';
 import { SearchService } from '../../src/modules/fusion/search.service';
 import { makeFixtureRepo, SAMPLE_PROJECT, writeFiles } from '../helpers/fixture-repo';
@@ -168,6 +169,39 @@ describe('search (real app, SQLite + embedded store)', () => {
     const pool = await db.query(`SELECT source, rank, item_id FROM search_pool WHERE search_id = ${db.options.type === 'postgres' ? '$1' : '?'}`, [res.body.search_id]);
     expect(pool.length).toBeGreaterThan(0);
     expect(pool).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'file.keyword', rank: 1, item_id: `file:${repoId}:src/billing/ledger.ts` })]));
+  });
+
+  it('searches logged in the same turn share one write, and one that cannot be stored loses only its own pool', async () => {
+    const logs = t.app.get(SearchLogService);
+    const db = t.app.get(DataSource);
+    const mark = db.options.type === 'postgres' ? '$1' : '?';
+    const [{ id: workspaceId }] = await db.query('SELECT id FROM workspaces LIMIT 1');
+    const header = (searchId: string, query: string | null) => ({ searchId, workspaceId, principal: 'local', query: query as string, queryClass: 'nl', strategy: 'weighted', granularity: 'file', weights: { 'file.keyword': 1 }, weightsVersion: 0, resultCount: 1, latencyMs: 3.4 });
+    const ranking = [{ source: 'file.keyword' as const, items: [{ id: 'file:r:a.ts', score: 2 }, { id: 'file:r:b.ts', score: 1 }] }];
+    const errors: string[] = [];
+    const writes = jest.spyOn(t.app.get(TransactionRunner), 'run');
+    logs.recordInBackground(header('0b6f5b0e-0000-4000-8000-00000000000a', 'a'), ranking);
+    logs.recordInBackground(header('0b6f5b0e-0000-4000-8000-00000000000b', 'b'), ranking);
+    await logs.flush();
+    expect(writes).toHaveBeenCalledTimes(1);
+    writes.mockRestore();
+    const ids = ['0b6f5b0e-0000-4000-8000-000000000001', '0b6f5b0e-0000-4000-8000-000000000002', '0b6f5b0e-0000-4000-8000-000000000003'];
+    logs.recordInBackground(header(ids[0], 'first'), ranking, [], () => errors.push(ids[0]));
+    // query is NOT NULL: this row fails the shared transaction, which must not take the other two with it.
+    logs.recordInBackground(header(ids[1], null), ranking, [], () => errors.push(ids[1]));
+    logs.recordInBackground(header(ids[2], 'third'), ranking, [{ source: 'file.dense', itemId: 'chunk:x', rank: 1, score: 0.5 }], () => errors.push(ids[2]));
+    await logs.flush();
+    expect(errors).toEqual([ids[1]]);
+    for (const [id, poolSize] of [[ids[0], 2], [ids[2], 3]] as const) {
+      const [log] = await db.query(`SELECT query, latency_ms, weights FROM search_logs WHERE id = ${mark}`, [id]);
+      expect(log).toMatchObject({ latency_ms: 3 });
+      expect(JSON.parse(log.weights)).toEqual({ 'file.keyword': 1 });
+      const pool = await db.query(`SELECT source, rank, item_id FROM search_pool WHERE search_id = ${mark} ORDER BY source, rank`, [id]);
+      expect(pool).toHaveLength(poolSize);
+      expect(pool[pool.length - 1]).toMatchObject({ source: 'file.keyword', rank: 2, item_id: 'file:r:b.ts' });
+    }
+    expect(await db.query(`SELECT id FROM search_logs WHERE id = ${mark}`, [ids[1]])).toEqual([]);
+    expect(await logs.pool(workspaceId, ids[2])).toHaveLength(3);
   });
 
   it('a source that throws or hangs is dropped and reported in limits; the others still answer', async () => {

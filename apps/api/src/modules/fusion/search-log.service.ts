@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { SourceRanking } from '@sextant/retrieval';
 import { DataSource } from 'typeorm';
-import { bulkInsert } from '../../database/bulk-write';
+import { insertRows } from '../../database/bulk-write';
 import { timeOrderedId } from '../../database/time-ordered-id';
 import { TransactionRunner } from '../../database/transaction-runner';
 import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
@@ -24,6 +24,18 @@ export interface SearchLogRecord {
   latencyMs: number;
 }
 
+type PoolItem = { source: string; itemId: string; rank: number; score: number };
+
+interface QueuedSearch {
+  log: SearchLogRecord;
+  rankings: SourceRanking[];
+  extraItems: PoolItem[];
+  onError?: (err: unknown) => void;
+}
+
+const LOG_COLUMNS = ['id', 'workspaceId', 'principal', 'query', 'queryClass', 'strategy', 'granularity', 'weights', 'weightsVersion', 'resultCount', 'latencyMs'] as const;
+const POOL_COLUMNS = ['id', 'searchId', 'workspaceId', 'source', 'rank', 'itemId', 'score'] as const;
+
 /**
  * Seed 004's pool writer: every search is logged with each source's ranks, so ratings can
  * later be credited to the sources that ranked the rated item.
@@ -32,6 +44,9 @@ export interface SearchLogRecord {
 export class SearchLogService implements BeforeApplicationShutdown {
   /** Writes still in flight, so a rating that arrives right after a search still finds its pool. */
   private readonly pending = new Map<string, Promise<void>>();
+  /** Searches waiting for the next write; every search queued before it runs shares its transaction. */
+  private queue: QueuedSearch[] = [];
+  private queued: Promise<void> | null = null;
 
   constructor(
     @InjectDataSource() private readonly db: DataSource,
@@ -39,16 +54,18 @@ export class SearchLogService implements BeforeApplicationShutdown {
   ) {}
 
   /**
-   * Starts writing the search and its pool without making the caller wait; readers of
+   * Queues the search and its pool for a write that does not make the caller wait; readers of
    * the same search id (`findSearch`, `pool`) wait for the write.
    */
-  recordInBackground(log: SearchLogRecord, rankings: SourceRanking[], extraItems: Array<{ source: string; itemId: string; rank: number; score: number }> = [], onError?: (err: unknown) => void): void {
+  recordInBackground(log: SearchLogRecord, rankings: SourceRanking[], extraItems: PoolItem[] = [], onError?: (err: unknown) => void): void {
+    this.queue.push({ log, rankings, extraItems, onError });
     // After the current I/O callbacks: on SQLite the insert runs on this thread and would otherwise delay sending the results.
-    const write = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.record(log, rankings, extraItems))
-      .catch((err) => onError?.(err));
+    this.queued ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.writeQueue());
+    const write = this.queued;
     this.pending.set(log.searchId, write);
-    void write.finally(() => this.pending.delete(log.searchId));
+    void write.finally(() => {
+      if (this.pending.get(log.searchId) === write) this.pending.delete(log.searchId);
+    });
   }
 
   async beforeApplicationShutdown(): Promise<void> {
@@ -60,17 +77,41 @@ export class SearchLogService implements BeforeApplicationShutdown {
     await Promise.all([...this.pending.values()]);
   }
 
-  async record(log: SearchLogRecord, rankings: SourceRanking[], extraItems: Array<{ source: string; itemId: string; rank: number; score: number }> = []): Promise<void> {
-    const pool = [
-      ...rankings.flatMap((r) => r.items.slice(0, POOL_DEPTH).map((item, i) => ({ source: r.source, itemId: item.id, rank: i + 1, score: item.score }))),
-      ...extraItems,
-    ];
-    await this.tx.run(async (tx) => {
-      await tx.getRepository(SearchLogEntity).insert({ ...log, id: log.searchId, latencyMs: Math.round(log.latencyMs) });
+  /** Writes one search now (and waits for it). */
+  async record(log: SearchLogRecord, rankings: SourceRanking[], extraItems: PoolItem[] = []): Promise<void> {
+    await this.write([{ log, rankings, extraItems }]);
+  }
+
+  private async writeQueue(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    this.queued = null;
+    try {
+      await this.write(batch);
+    } catch (err) {
+      if (batch.length === 1) return batch[0].onError?.(err);
+      // One bad search must not lose the others' pools: write each on its own.
+      for (const search of batch) await this.write([search]).catch((e) => search.onError?.(e));
+    }
+  }
+
+  /**
+   * One transaction for the batch. Rows go through cached single-row statements on SQLite: a
+   * multi-row INSERT of ~300 pool rows was new SQL text (and a new compiled statement) for
+   * nearly every search, and cost more than the rows.
+   */
+  private async write(batch: QueuedSearch[]): Promise<void> {
+    const logRows: unknown[][] = [];
+    const poolRows: unknown[][] = [];
+    for (const { log, rankings, extraItems } of batch) {
+      logRows.push([log.searchId, log.workspaceId, log.principal, log.query, log.queryClass, log.strategy, log.granularity, log.weights, log.weightsVersion, log.resultCount, Math.round(log.latencyMs)]);
+      const pool = [...rankings.flatMap((r) => r.items.slice(0, POOL_DEPTH).map((item, i) => ({ source: r.source, itemId: item.id, rank: i + 1, score: item.score }))), ...extraItems];
       // Time-ordered ids append to the primary-key index (random ones dirtied a page per row).
-      const rows = pool.map((p) => ({ id: timeOrderedId(), searchId: log.searchId, workspaceId: log.workspaceId, source: p.source, rank: p.rank, itemId: p.itemId, score: Number.isFinite(p.score) ? p.score : 0 }));
-      // One multi-row statement: the query builder's insert re-scans its SQL per parameter, which cost more than the search.
-      await bulkInsert(tx, SearchPoolEntity, rows);
+      for (const p of pool) poolRows.push([timeOrderedId(), log.searchId, log.workspaceId, p.source, p.rank, p.itemId, Number.isFinite(p.score) ? p.score : 0]);
+    }
+    await this.tx.run(async (tx) => {
+      await insertRows(tx, SearchLogEntity, LOG_COLUMNS, logRows);
+      await insertRows(tx, SearchPoolEntity, POOL_COLUMNS, poolRows);
     });
   }
 
