@@ -48,7 +48,11 @@ export const EMBEDDING_CACHE_FILE = 'embedding-cache.sqlite';
     {
       provide: EMBEDDED_STORE,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): EmbeddedStore | null => (config.storage.qdrantUrl ? null : openEmbeddedStore({ file: path.join(config.storage.dataDir, EMBEDDED_VECTORS_FILE) })),
+      useFactory: (config: AppConfig): EmbeddedStore | null => {
+        if (config.storage.qdrantUrl) return null;
+        const logger = new Logger('EmbeddedStore');
+        return openEmbeddedStore({ file: path.join(config.storage.dataDir, EMBEDDED_VECTORS_FILE), checkpoints: { onError: (err) => logger.warn(err.message) } });
+      },
     },
     {
       provide: CHUNK_INDEX,

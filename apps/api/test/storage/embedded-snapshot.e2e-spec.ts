@@ -181,4 +181,21 @@ describe('embedded store restart snapshot', () => {
     expect(await observe(store)).toEqual(expected);
     await store.close();
   });
+
+  it('still snapshots after the background checkpointer copied the log (a checkpoint is not another writer)', async () => {
+    const store = openEmbeddedStore({ file, checkpoints: { minBytes: 1, intervalMs: 60_000 } });
+    await store.chunks.upsert(POINTS);
+    await store.checkpointer!.checkpointNow();
+    await store.chunks.upsert(POINTS.slice(10, 30).map((p, i) => chunk(10 + i, 1)));
+    await store.checkpointer!.checkpointNow();
+    expect(store.checkpointer!.stats).toMatchObject({ runs: 2, failures: 0 });
+    const expected = await observe(store);
+    await store.close();
+    expect(existsSync(snap())).toBe(true);
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = openEmbeddedStore({ file });
+    expect(await observe(reopened)).toEqual(expected);
+    await reopened.close();
+    expect(await fromRows()).toEqual(expected);
+  });
 });

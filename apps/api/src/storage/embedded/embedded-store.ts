@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EmbeddedChunkIndex } from './embedded-chunk-index';
 import { EmbeddedTaskIndex } from './embedded-task-index';
+import { WalCheckpointer, type WalCheckpointerOptions } from './wal-checkpointer';
 
 export interface EmbeddedStoreOptions {
   /** SQLite file, e.g. `<SEXTANT_DATA_DIR>/vectors.sqlite` (a sibling of the relational database). */
@@ -12,6 +13,11 @@ export interface EmbeddedStoreOptions {
   taskDims?: number;
   /** ms to wait for a lock held by another connection (default 5000). */
   busyTimeoutMs?: number;
+  /**
+   * Checkpoint the write-ahead log on a worker thread instead of inside commits (see `WalCheckpointer`;
+   * its failures are not fatal: commits still checkpoint past 256 MB of log). `false`: SQLite's default.
+   */
+  checkpoints?: false | WalCheckpointerOptions;
 }
 
 /**
@@ -33,14 +39,25 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore 
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  return new EmbeddedStore(db, options);
+  let checkpointer: WalCheckpointer | null = null;
+  if (options.file !== ':memory:' && options.checkpoints !== false) {
+    // The commit path only checkpoints if the worker falls far behind: 16,384 pages = 256 MB of log.
+    db.pragma('wal_autocheckpoint = 16384');
+    checkpointer = new WalCheckpointer(options.file, options.checkpoints);
+  }
+  return new EmbeddedStore(db, options, checkpointer);
 }
 
 export class EmbeddedStore {
   readonly chunks: EmbeddedChunkIndex;
   readonly tasks: EmbeddedTaskIndex;
 
-  constructor(private readonly db: Database.Database, options: Omit<EmbeddedStoreOptions, 'file'> = {}) {
+  constructor(
+    private readonly db: Database.Database,
+    options: Omit<EmbeddedStoreOptions, 'file'> = {},
+    /** Null for in-memory stores and when background checkpoints are off. */
+    readonly checkpointer: WalCheckpointer | null = null,
+  ) {
     this.chunks = new EmbeddedChunkIndex(db, { dims: options.chunkDims });
     this.tasks = new EmbeddedTaskIndex(db, { dims: options.taskDims });
   }
@@ -49,6 +66,8 @@ export class EmbeddedStore {
     if (!this.db.open) return;
     this.chunks.closeFiles();
     this.tasks.closeFiles();
+    // The worker's connection goes first, so closing the last one checkpoints and removes the log.
+    await this.checkpointer?.close();
     this.db.close();
   }
 }
