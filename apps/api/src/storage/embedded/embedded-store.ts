@@ -43,6 +43,8 @@ export function openEmbeddedStore(options: EmbeddedStoreOptions): EmbeddedStore 
   if (options.file !== ':memory:' && options.checkpoints !== false) {
     // The commit path only checkpoints if the worker falls far behind: 16,384 pages = 256 MB of log.
     db.pragma('wal_autocheckpoint = 16384');
+    // The log is truncated when it starts over, so its size is what the worker has not copied yet.
+    db.pragma('journal_size_limit = 0');
     checkpointer = new WalCheckpointer(options.file, options.checkpoints);
   }
   return new EmbeddedStore(db, options, checkpointer);

@@ -5,7 +5,11 @@ import { Worker } from 'node:worker_threads';
 export interface WalCheckpointerOptions {
   /** How often the log's size and time are looked at (a `stat`, nothing else). */
   intervalMs?: number;
-  /** A log smaller than this is left alone until it grows. */
+  /**
+   * A log smaller than this is left alone until it grows (default 16 MB). The database's connections
+   * should set `journal_size_limit = 0`, so that the log is truncated when a writer starts it over
+   * and its size tells how much has been written since the last complete checkpoint.
+   */
   minBytes?: number;
   onError?: (err: Error) => void;
 }
@@ -94,7 +98,7 @@ export class WalCheckpointer {
     } catch {
       return; // no log (yet, or the last connection removed it)
     }
-    if (log.size < (this.options.minBytes ?? 4 * 1024 * 1024) || log.mtimeMs === this.checkpointedMtimeMs) return;
+    if (log.size < (this.options.minBytes ?? 16 * 1024 * 1024) || log.mtimeMs === this.checkpointedMtimeMs) return;
     this.checkpointedMtimeMs = log.mtimeMs;
     this.running = true;
     this.ensureWorker().postMessage('checkpoint');
