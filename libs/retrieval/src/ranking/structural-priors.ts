@@ -125,15 +125,15 @@ export type WithPrior<T> = T & { prior: number; scoreBeforePrior: number };
  * applyPriors(fused, new StructuralPriors()) // vendored and generated files sink
  */
 export function applyPriors<T extends { score: number; id?: string; path?: string }>(items: readonly T[], priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS): Array<WithPrior<T>> {
-  return items
-    .map((item, index) => {
-      const path = item.path ?? item.id ?? '';
-      const prior = priors.priorFor(path);
-      const score = item.score >= 0 ? item.score * prior : prior > 0 ? item.score / prior : Number.NEGATIVE_INFINITY;
-      return { item: { ...item, score, prior, scoreBeforePrior: item.score }, index };
-    })
-    .sort((a, b) => b.item.score - a.item.score || a.index - b.index)
-    .map((x) => x.item);
+  const out: Array<WithPrior<T>> = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const prior = priors.priorFor(item.path ?? item.id ?? '');
+    const score = item.score >= 0 ? item.score * prior : prior > 0 ? item.score / prior : Number.NEGATIVE_INFINITY;
+    out[i] = { ...item, score, prior, scoreBeforePrior: item.score };
+  }
+  // Array.prototype.sort is stable: equal scores keep their input order.
+  return out.sort((a, b) => b.score - a.score);
 }
 
 function normalisePath(path: string): string {
