@@ -17,8 +17,8 @@ export interface WalCheckpointerOptions {
 export interface CheckpointStats {
   /** Checkpoints the worker ran. */
   runs: number;
-  /** WAL frames copied back into the database file by them. */
-  frames: number;
+  /** How many of the log's frames were in the database file after the last checkpoint. */
+  lastCheckpointed: number;
   /** Checkpoints that failed (the commit path's auto-checkpoint still bounds the log). */
   failures: number;
 }
@@ -43,9 +43,11 @@ parentPort.on('message', (message) => {
       db.pragma('busy_timeout = 0');
     }
     const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ frames: result.checkpointed, busy: result.busy });
+    parentPort.postMessage({ frames: result.checkpointed, busy: result.busy || (result.checkpointed < result.log ? 1 : 0) });
   } catch (err) {
-    parentPort.postMessage({ error: (err && err.message) || String(err) });
+    // Another process checkpointing the same file: nothing wrong, try again at the next look.
+    if (err && (err.code === 'SQLITE_BUSY' || err.code === 'SQLITE_LOCKED')) parentPort.postMessage({ frames: 0, busy: 1 });
+    else parentPort.postMessage({ error: (err && err.message) || String(err) });
   }
 });
 `;
@@ -69,7 +71,7 @@ export class WalCheckpointer {
   private closed = false;
   /** The log's modification time when the last checkpoint started. */
   private checkpointedMtimeMs = 0;
-  private readonly counts: CheckpointStats = { runs: 0, frames: 0, failures: 0 };
+  private readonly counts: CheckpointStats = { runs: 0, lastCheckpointed: 0, failures: 0 };
   private readonly waiters: Array<() => void> = [];
 
   constructor(
@@ -108,13 +110,16 @@ export class WalCheckpointer {
     if (this.worker) return this.worker;
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, module: require.resolve('better-sqlite3') } });
     worker.unref();
-    worker.on('message', (message: { frames?: number; error?: string }) => {
+    worker.on('message', (message: { frames?: number; busy?: number; error?: string }) => {
       this.running = false;
       this.counts.runs++;
+      // Not everything could be copied (a reader still needs old frames, or another process was
+      // checkpointing): look again at the next tick even if nothing new is written.
+      if (message.busy) this.checkpointedMtimeMs = 0;
       if (message.error) {
         this.counts.failures++;
         this.options.onError?.(new Error(`WAL checkpoint of ${this.file} failed: ${message.error}`));
-      } else this.counts.frames += message.frames ?? 0;
+      } else this.counts.lastCheckpointed = message.frames ?? 0;
       for (const wake of this.waiters.splice(0)) wake();
     });
     worker.on('error', (err: unknown) => {
