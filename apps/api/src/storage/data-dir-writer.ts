@@ -90,9 +90,25 @@ export function acquireDataDir(dataDir: string, claim: { role: DataDirWriter['ro
     ...(claim.role === 'server' ? { token: `sxo_${randomBytes(24).toString('hex')}` } : {}),
   };
   const write = (target: string, flag: 'wx' | 'w') => fs.writeFileSync(target, JSON.stringify(info), { flag, mode: 0o600 });
+  // Created whole: the content goes to a file of our own, which is then hard-linked into place (a
+  // link fails with EEXIST like `wx`). Writing the claim in place left a moment in which another
+  // process read an empty file and took the data dir for free.
+  const claimWhole = () => {
+    const tmp = `${file}.${process.pid}.claim`;
+    write(tmp, 'w');
+    try {
+      fs.linkSync(tmp, file);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw err;
+      write(file, 'wx'); // a file system without hard links
+    } finally {
+      fs.rmSync(tmp, { force: true });
+    }
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      write(file, 'wx');
+      claimWhole();
       let released = false;
       const release = () => {
         if (released) return;
