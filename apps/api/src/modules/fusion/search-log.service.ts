@@ -77,11 +77,6 @@ export class SearchLogService implements BeforeApplicationShutdown {
     await Promise.all([...this.pending.values()]);
   }
 
-  /** Writes one search now (and waits for it). */
-  async record(log: SearchLogRecord, rankings: SourceRanking[], extraItems: PoolItem[] = []): Promise<void> {
-    await this.write([{ log, rankings, extraItems }]);
-  }
-
   private async writeQueue(): Promise<void> {
     const batch = this.queue;
     this.queue = [];

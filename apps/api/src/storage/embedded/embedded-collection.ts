@@ -1282,13 +1282,11 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
     if (fromFile) return fromFile;
     const vectors = new Map<number, Buffer>();
     for (const [slot, blob] of this.stmt.f32s.all(slotList(hits)) as [number, Buffer][]) vectors.set(slot, blob);
+    const used = nonZeroDims(query);
     const out = hits.map((h) => {
       const blob = vectors.get(h.slot);
       if (!blob) return h;
-      const f = new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
-      let dot = 0;
-      for (let i = 0; i < f.length; i++) dot += f[i] * query[i];
-      return { slot: h.slot, score: dot };
+      return { slot: h.slot, score: dotAt(new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4), 0, query, used) };
     });
     return out.sort((a, b) => b.score - a.score);
   }
@@ -1312,11 +1310,7 @@ export class EmbeddedCollection<P extends { workspaceId: string }> {
         const f = file.readRun(first, hits[order[j - 1]].slot - first + 1);
         if (!f) return null; // shorter than expected: not trustworthy, read from SQLite
         for (let t = i; t < j; t++) {
-          const base = (hits[order[t]].slot - first) * dims;
-          let dot = 0;
-          if (used) for (let u = 0; u < used.length; u++) dot += f[base + used[u]] * query[used[u]];
-          else for (let d = 0; d < dims; d++) dot += f[base + d] * query[d];
-          scores[order[t]] = dot;
+          scores[order[t]] = dotAt(f, (hits[order[t]].slot - first) * dims, query, used);
         }
         i = j;
       }
@@ -1402,4 +1396,12 @@ function nonZeroDims(query: Float32Array): Int32Array | null {
   const used = new Int32Array(count);
   for (let d = 0, u = 0; d < query.length; d++) if (query[d] !== 0) used[u++] = d;
   return used;
+}
+
+/** The dot product of `query` with the vector at `base` in `f`, over `used` dimensions only when given. */
+function dotAt(f: Float32Array, base: number, query: Float32Array, used: Int32Array | null): number {
+  let dot = 0;
+  if (used) for (let u = 0; u < used.length; u++) dot += f[base + used[u]] * query[used[u]];
+  else for (let d = 0; d < query.length; d++) dot += f[base + d] * query[d];
+  return dot;
 }

@@ -57,8 +57,8 @@ parentPort.on('message', (message) => {
  *
  * SQLite checkpoints inside the commit that makes the log long enough, on the committing
  * thread: every ~1,000 pages one commit of the chunk store also wrote (and fsynced) 16 MB back
- * into the database, ~50 ms in the middle of a single-file update, and at a full index ~7 µs per
- * chunk row of the main thread's time. Here a worker with its own connection runs a `PASSIVE`
+ * into the database, ~50 ms in the middle of a single-file update (and ~0.5 s of the main
+ * thread's CPU over a 10k-file full index). Here a worker with its own connection runs a `PASSIVE`
  * checkpoint whenever the log has grown past `minBytes` and changed since its last run; the main
  * connection keeps a (much higher) auto-checkpoint as the bound should the worker fall behind or
  * fail. The worker starts on the first checkpoint, so small stores (tests, CLI one-offs) never
