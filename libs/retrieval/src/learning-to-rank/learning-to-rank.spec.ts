@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { tokenize } from '../tokenizer';
-import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, listMetrics, queryTermSet, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
+import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, fileKind, listMetrics, queryTermSet, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
 
 describe('ChangeHistory', () => {
   const h = new ChangeHistory([
@@ -265,6 +265,7 @@ describe('candidateFeatures', () => {
   it('recognises tests and docs', () => {
     expect(candidateFeatures(evidence({ path: 'tests/test_session.py' }), context)[FEATURE_NAMES.indexOf('kind.test')]).toBe(1);
     expect(candidateFeatures(evidence({ path: 'docs/api.rst' }), context)[FEATURE_NAMES.indexOf('kind.doc')]).toBe(1);
+    expect(['src/flask/app.py', 'tests/test_app.py', 'testing/python/approx.py', 'CHANGES.rst', 'docs/api.md', 'setup.cfg'].map(fileKind)).toEqual(['source', 'test', 'test', 'doc', 'doc', 'source']);
   });
 });
 
@@ -315,6 +316,34 @@ describe('trainLinearRanker', () => {
     // A large loss in one metric is not bought back by the other.
     expect(rankerBeatsFusion({ mrr: 0.72, r10: 0.9 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
     expect(rankerBeatsFusion({ mrr: 0.9, r10: 0.77 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
+  });
+
+  it('shares the target by grade: a code file graded above the test touched with it comes first', () => {
+    // Features: [is a test, touched by the task, noise]. Every list has the fixed code file and
+    // its test (both relevant) among ten untouched files, half of them tests.
+    let seed = 11;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const lists = (count: number, testGrade: number): RankingExample[] =>
+      Array.from({ length: count }, () => ({
+        features: [Float64Array.from([1, 1, rand()]), Float64Array.from([0, 1, rand()]), ...Array.from({ length: 10 }, (_, i) => Float64Array.from([i % 2, 0, rand()]))],
+        labels: [testGrade, 1, ...new Array<number>(10).fill(0)],
+        relevantTotal: 2,
+      }));
+    const graded = trainLinearRanker(lists(100, 0.25), ['kind.test', 'touched', 'noise']);
+    const equal = trainLinearRanker(lists(100, 1), ['kind.test', 'touched', 'noise']);
+    const codeFirst = (model: ReturnType<typeof trainLinearRanker>) =>
+      lists(50, 1).filter((l) => {
+        const [test, code] = scoreCandidates(model, l.features);
+        return code > test;
+      }).length;
+    expect(codeFirst(graded)).toBe(50);
+    expect(codeFirst(equal)).toBeLessThan(40);
+    expect(graded.weights[0]).toBeLessThan(equal.weights[0] - 0.1);
+    // Both stay above every untouched file: the test comes second, it does not drop out.
+    for (const l of lists(20, 1)) {
+      const scores = scoreCandidates(graded, l.features);
+      expect(Math.min(scores[0], scores[1])).toBeGreaterThan(Math.max(...scores.slice(2)));
+    }
   });
 
   it('skips lists with no relevant candidate and survives constant features', () => {

@@ -1,7 +1,7 @@
 /** One training list: the candidates of one query and which of them were relevant. */
 export interface RankingExample {
   features: readonly Float64Array[];
-  /** 1 for a relevant candidate, else 0 (same order as `features`). */
+  /** Above 0 for a relevant candidate (its share of the target: a grade), else 0 (same order as `features`). */
   labels: readonly number[];
   /** Relevant files in all, including those no source found (recall's denominator). */
   relevantTotal: number;
@@ -29,7 +29,7 @@ const DEFAULTS: Required<TrainOptions> = { epochs: 300, learningRate: 0.05, l2: 
 
 /**
  * Fits a linear ranker with the listwise softmax loss (ListNet with a top-one target: the
- * relevant candidates share the target mass), full-batch Adam from zero weights, so the same
+ * relevant candidates share the target mass in proportion to their grades), full-batch Adam from zero weights, so the same
  * examples always give the same model. Lists without a relevant candidate carry no signal
  * and are skipped. A linear model is a few hundred multiply-adds per query, explains itself
  * feature by feature and, on our history datasets, matched gradient-boosted trees
@@ -56,9 +56,9 @@ export function trainLinearRanker(examples: readonly RankingExample[], featureNa
     for (const list of standardised) {
       const scores = list.x.map((x) => dot(w, x));
       const probs = softmax(scores);
-      const relevant = list.labels.reduce((s, l) => s + (l > 0 ? 1 : 0), 0);
+      const mass = list.labels.reduce((s, l) => s + Math.max(0, l), 0);
       list.x.forEach((x, i) => {
-        const diff = probs[i] - (list.labels[i] > 0 ? 1 / relevant : 0);
+        const diff = probs[i] - Math.max(0, list.labels[i]) / mass;
         for (let d = 0; d < dims; d++) grad[d] += diff * x[d];
       });
     }

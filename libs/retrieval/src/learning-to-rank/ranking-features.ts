@@ -105,6 +105,12 @@ export const RECENCY_SCALE = 50;
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(_test|\.test|\.spec|_spec)\.[^/]+$|(^|\/)test_[^/]+$|(^|\/)conftest\.py$/i;
 const DOC_PATH = /\.(md|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation)\//i;
 
+/** Whether a path is a test, a document (docs, changelogs, READMEs) or anything else (source, config). */
+export function fileKind(path: string): 'test' | 'doc' | 'source' {
+  const traits = pathTraits(path);
+  return traits.test ? 'test' : traits.doc ? 'doc' : 'source';
+}
+
 /** The query terms a ranker compares paths against. */
 export function queryTermSet(query: string): Set<string> {
   return new Set(tokenize(query, { removeStopWords: true }));

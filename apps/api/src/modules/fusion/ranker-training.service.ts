@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { RankerStatus } from '@sextant/contracts';
-import { FEATURE_NAMES, listMetrics, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type LinearRankerModel, type RankingExample } from '@sextant/retrieval';
+import { FEATURE_NAMES, fileKind, listMetrics, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type LinearRankerModel, type RankingExample } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { TASKS_CHANGED } from '../task-history/task-history.service';
 import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repository';
@@ -130,7 +130,7 @@ export class RankerTrainingService implements OnModuleDestroy {
       const createdBefore = history[asOf].createdAt ?? task.createdAt!;
       const candidates = await this.search.rankingExample(workspaceId, `${task.title}\n\n${task.body}`.trim(), { createdBefore, newerTasks: history.length - asOf, position: asOf }, options.signal);
       const relevant = new Set(task.files.filter((f) => indexed.has(f)));
-      examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? 1 : 0)), relevantTotal: relevant.size, position });
+      examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? labelGrade(c.path) : 0)), relevantTotal: relevant.size, position });
       options.onProgress?.({ done: i + 1, total: chosen.length });
     }
     const split = Math.floor(examples.length * (1 - VALIDATION_SHARE));
@@ -151,6 +151,20 @@ export class RankerTrainingService implements OnModuleDestroy {
     this.logger.log({ workspaceId, accepted, validation }, 'Learned ranker trained');
     return this.ranker.status(workspaceId, message);
   }
+}
+
+/**
+ * How a training task's files share its target: code files 1, the tests, docs and changelogs
+ * it touched {@link SUPPORTING_FILE_GRADE}. Past commits touch the test and the changelog with
+ * the fix, so with equal shares the model learned to put them first; someone asking where a bug
+ * lives wants the code first and the test next to it. Measured on 162 real issue reports of
+ * five Python projects (docs/evaluation.md): first result is a fixed code file 0.568 -> 0.630,
+ * with the commit-message datasets' Recall@10 and MRR unchanged within ±0.003 on average.
+ */
+export const SUPPORTING_FILE_GRADE = 0.25;
+
+function labelGrade(path: string): number {
+  return fileKind(path) === 'source' ? 1 : SUPPORTING_FILE_GRADE;
 }
 
 /** Positions of tasks that can be training queries: dated, with some history before them, touching 1..MAX_LABEL_FILES indexed files. */
