@@ -31,6 +31,18 @@ export const EvalQuerySchema = z.object({
 });
 export type EvalQuery = Omit<z.infer<typeof EvalQuerySchema>, 'type'> & { type: EvalQueryType };
 
+/**
+ * One line of an issues file for `eval make-dataset --issues`: an issue report and the
+ * commits that fixed it (full or abbreviated shas, or refs).
+ */
+export const EvalIssueSchema = z.object({
+  id: z.union([z.string().min(1), z.number().int()]).transform(String),
+  title: z.string(),
+  body: z.string().default(''),
+  fixed_by: z.array(z.string().min(1)).min(1),
+});
+export type EvalIssue = z.infer<typeof EvalIssueSchema>;
+
 /** `meta.json`: where a dataset came from. */
 export const EvalDatasetMetaSchema = z.object({
   repo: z.string(),

@@ -1,4 +1,4 @@
-import { EvalDatasetMetaSchema, EvalQuerySchema, EvalTaskSchema, type EvalDatasetMeta, type EvalQuery, type EvalTask } from '@sextant/contracts';
+import { EvalDatasetMetaSchema, EvalIssueSchema, EvalQuerySchema, EvalTaskSchema, type EvalDatasetMeta, type EvalIssue, type EvalQuery, type EvalTask } from '@sextant/contracts';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,6 +26,11 @@ export async function readTasks(path: string, options?: ReadJsonlOptions): Promi
 /** Reads and validates `queries.jsonl`. */
 export async function readQueries(path: string, options?: ReadJsonlOptions): Promise<EvalQuery[]> {
   return (await readJsonl(path, EvalQuerySchema, options)).items;
+}
+
+/** Reads and validates an issues file for `makeDataset({ issues })`. */
+export async function readIssues(path: string, options?: ReadJsonlOptions): Promise<EvalIssue[]> {
+  return (await readJsonl(path, EvalIssueSchema, options)).items;
 }
 
 /** Reads and validates `meta.json`. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeDataset, readDataset, taskFiles } from './index';
+import { makeDataset, readDataset, readIssues, taskFiles } from './index';
 import { GitFixture } from './__tests__/git-fixture';
 
 describe('makeDataset from a real git history', () => {
@@ -108,6 +108,48 @@ describe('makeDataset from a real git history', () => {
     expect(long.queries.map((q) => q.query)).toEqual(['Cookies are dropped when the browser sends several headers']);
     expect(long.meta.counts.skipped_queries).toMatchObject({ 'short-message': 2 });
     expect(long.meta.options).toMatchObject({ min_query_chars: 45 });
+  });
+
+  it('asks issue reports instead of later commits: answers are the files their fixes modified', async () => {
+    const issues = [
+      { id: '101', title: 'Cookies vanish behind a proxy', body: 'Two Cookie headers arrive; the second one is lost.', fixed_by: [sha.q2.slice(0, 10)] },
+      { id: '102', title: 'Cookies are not parsed', body: '', fixed_by: [sha.c2] },
+      { id: '103', title: 'Nobody fixed this', body: 'x', fixed_by: ['deadbeefdeadbeef', '--output=/tmp/x'] },
+      { id: '104', title: 'Sessions live a day', body: 'SESSION_TTL is ignored.', fixed_by: [sha.q1, sha.typo] },
+    ];
+    const made = await makeDataset({ repoPath: repo.path, outDir: out, cutoff: sha.cutoff, issues, overwrite: true });
+    // 101 through the rename after the cutoff; 104 from both of its fixes (README.md was modified by the second).
+    expect(made.queries.map((q) => [q.id, q.query, q.relevant])).toEqual([
+      ['101', 'Cookies vanish behind a proxy\n\nTwo Cookie headers arrive; the second one is lost.', ['src/cookies.ts']],
+      ['104', 'Sessions live a day\n\nSESSION_TTL is ignored.', ['README.md', 'src/session.ts']],
+    ]);
+    expect(made.meta.counts.skipped_queries).toEqual({ 'fixed-before-cutoff': 1, 'fix-not-found': 1 });
+    expect(made.meta.options).toMatchObject({ issues: 4 });
+
+    const code = await makeDataset({ repoPath: repo.path, outDir: out, cutoff: sha.cutoff, issues, codeOnly: true, overwrite: true });
+    expect(code.queries.find((q) => q.id === '104')!.relevant).toEqual(['src/session.ts']);
+
+    // Without a cutoff: just before the oldest fix, so 102 is asked too and the history ends at c1
+    // (where src/cookies.ts does not exist yet: 101 has nothing to find and is skipped).
+    const all = await makeDataset({ repoPath: repo.path, outDir: out, issues, overwrite: true });
+    expect(all.meta.cutoff_sha).toBe(sha.c1);
+    expect(all.tasks.map((t) => t.id)).toEqual([sha.c1]);
+    expect(all.queries.map((q) => [q.id, q.relevant])).toEqual([
+      ['102', ['src/session.ts']],
+      ['104', ['README.md', 'src/session.ts']],
+    ]);
+    expect(all.meta.counts.skipped_queries).toEqual({ 'no-modified-cutoff-files': 1, 'fix-not-found': 1 });
+
+    await expect(makeDataset({ repoPath: repo.path, outDir: out, issues: [issues[2]], overwrite: true })).rejects.toThrow(/none of the issues' fixed_by commits/);
+  });
+
+  it('reads issue files line by line and names the bad lines', async () => {
+    const file = join(out, 'issues.jsonl');
+    writeFileSync(file, `${JSON.stringify({ id: 7, title: 'Crash', fixed_by: ['abc'] })}\n\n${JSON.stringify({ id: '8', title: 'No fix' })}\nnot json\n`);
+    await expect(readIssues(file)).rejects.toThrow(/2 invalid line\(s\):\n  line 3: fixed_by: .*\n  line 4: invalid JSON/);
+    const { length } = await readIssues(file, { onInvalid: 'skip' });
+    expect(length).toBe(1);
+    expect((await readIssues(file, { onInvalid: 'skip' }))[0]).toEqual({ id: '7', title: 'Crash', body: '', fixed_by: ['abc'] });
   });
 
   it('explains a bad cutoff or a non-repository', async () => {

@@ -1,4 +1,5 @@
-import type { EvalDatasetMeta, EvalQuery, EvalTask } from '@sextant/contracts';
+import type { EvalDatasetMeta, EvalIssue, EvalQuery, EvalTask } from '@sextant/contracts';
+import { fileKind } from '@sextant/retrieval';
 import { isGitRepo, noiseReason, readCommitHistory, runGit, runGitBuffer, stripTrailers, type GitCommit } from '@sextant/indexer';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
@@ -20,6 +21,14 @@ export interface MakeDatasetOptions {
   minQueryChars?: number;
   /** Replace an existing non-empty `corpus/` folder (default false: refuse). */
   overwrite?: boolean;
+  /**
+   * Issue reports to ask instead of later commits: each issue is a query whose answers are the
+   * files its fixing commits modified. Without `cutoff`, the cutoff is the first parent of the
+   * oldest fixing commit, so every issue is asked.
+   */
+  issues?: readonly EvalIssue[];
+  /** Keep only code files as answers (no tests, docs or changelogs): the "gold file" of issue evaluations. */
+  codeOnly?: boolean;
 }
 
 /** What {@link makeDataset} wrote. */
@@ -54,6 +63,11 @@ interface TreeEntry {
  *   the commit *modified* (status M), mapped back through renames made after the cutoff
  *   to their cutoff path, and kept only when they exist in the corpus; commits left with
  *   none are skipped. query = subject + blank line + trailer-free body.
+ * - **issues** (when given): the queries are issue reports instead (title + blank line +
+ *   body, id = the issue's id); `relevant` = the files its `fixed_by` commits after the cutoff
+ *   modified, mapped as above. Issues whose fixes are not in the repository or all before the
+ *   cutoff are skipped (`fix-not-found`, `fixed-before-cutoff`). With `codeOnly`, tests, docs
+ *   and changelogs are dropped from `relevant` (issues or commits left with none are skipped).
  * - **type**: `specific` when the query text mentions a code name found in the corpus:
  *   an identifier-like word, a word in backticks, before `(` or in `a.b`, occurring as a
  *   whole word in some corpus file, or a file name/path of a corpus file; else
@@ -68,9 +82,10 @@ interface TreeEntry {
  * meta.counts // { tasks: 3120, queries: 412, corpus_files: 230, ... }
  */
 export async function makeDataset(options: MakeDatasetOptions): Promise<MadeDataset> {
-  const { repoPath, outDir, maxFilesPerQuery = 15, minQueryChars = 0, overwrite = false } = options;
+  const { repoPath, outDir, maxFilesPerQuery = 15, minQueryChars = 0, overwrite = false, issues, codeOnly = false } = options;
   if (!(await isGitRepo(repoPath))) throw new Error(`makeDataset: ${repoPath} is not a git repository`);
-  const cutoffSha = await resolveCutoff(repoPath, options.cutoff);
+  const fixes = issues ? await resolveFixes(repoPath, issues) : null;
+  const cutoffSha = options.cutoff || !fixes ? await resolveCutoff(repoPath, options.cutoff) : await cutoffBeforeFixes(repoPath, fixes);
   const cutoffDate = toUtcIso((await runGit(repoPath, ['show', '-s', '--format=%cI', cutoffSha])).trim());
 
   const tree = await listTree(repoPath, cutoffSha);
@@ -84,11 +99,16 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
 
   const after = await readCommitHistory(repoPath, { rev: `${cutoffSha}..HEAD`, reverse: true });
   const skipped: Record<string, number> = {};
-  const drafts = buildQueryDrafts(after, atCutoff, maxFilesPerQuery, skipped).filter((d) => {
-    if (d.query.length >= minQueryChars) return true;
-    skipped['short-message'] = (skipped['short-message'] ?? 0) + 1;
-    return false;
-  });
+  const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
+  const modified = modifiedAtCutoff(after, atCutoff);
+  const answers = (files: readonly string[]) => (codeOnly ? files.filter((f) => fileKind(f) === 'source') : [...files]);
+  const drafts = (fixes ? issueDrafts(issues!, fixes, modified, count) : commitDrafts(after, modified, maxFilesPerQuery, count))
+    .map((d) => ({ ...d, relevant: answers(d.relevant) }))
+    .filter((d) => {
+      const reason = d.relevant.length === 0 ? (codeOnly ? 'no-modified-code-files' : 'no-modified-cutoff-files') : d.query.length < minQueryChars ? 'short-message' : null;
+      if (reason) count(reason);
+      return !reason;
+    });
 
   const candidates = new Set<string>();
   const mentions = drafts.map((d) => codeMentions(d.query));
@@ -116,7 +136,13 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
       skipped_queries: skipped,
       query_types: types,
     },
-    options: { cutoff: options.cutoff ?? null, max_files_per_query: maxFilesPerQuery, ...(minQueryChars > 0 ? { min_query_chars: minQueryChars } : {}) },
+    options: {
+      cutoff: options.cutoff ?? null,
+      max_files_per_query: maxFilesPerQuery,
+      ...(minQueryChars > 0 ? { min_query_chars: minQueryChars } : {}),
+      ...(issues ? { issues: issues.length } : {}),
+      ...(codeOnly ? { code_only: true } : {}),
+    },
   };
   await writeDataset(outDir, { tasks, queries, meta });
   return { dir: outDir, meta, tasks, queries };
@@ -144,29 +170,21 @@ interface QueryDraft {
   relevant: string[];
 }
 
-/** Query candidates from commits given oldest first; later paths are mapped back to cutoff paths. */
-function buildQueryDrafts(commitsOldestFirst: readonly GitCommit[], atCutoff: ReadonlySet<string>, maxFiles: number, skipped: Record<string, number>): QueryDraft[] {
+/**
+ * For each commit given oldest first, the files it *modified* (status M) that exist at the
+ * cutoff, under their cutoff paths: later paths are mapped back through renames made after
+ * the cutoff, and files born after it are dropped.
+ */
+function modifiedAtCutoff(commitsOldestFirst: readonly GitCommit[], atCutoff: ReadonlySet<string>): Map<string, string[]> {
   const backward = new Map<string, string | null>(); // current path -> its path at cutoff (null: born after the cutoff)
   const atCutoffPath = (p: string) => (backward.has(p) ? backward.get(p)! : p);
-  const drafts: QueryDraft[] = [];
+  const out = new Map<string, string[]>();
   for (const c of commitsOldestFirst) {
-    const reason = noiseReason(c, { maxFiles });
-    if (reason) skipped[reason] = (skipped[reason] ?? 0) + 1;
-    else {
-      const relevant = [
-        ...new Set(
-          c.files
-            .filter((f) => f.status === 'M')
-            .map((f) => atCutoffPath(f.path))
-            .filter((p): p is string => p !== null && atCutoff.has(p)),
-        ),
-      ].sort();
-      if (relevant.length === 0) skipped['no-modified-cutoff-files'] = (skipped['no-modified-cutoff-files'] ?? 0) + 1;
-      else {
-        const body = stripTrailers(c.body);
-        drafts.push({ id: c.sha, query: body ? `${c.subject}\n\n${body}` : c.subject, relevant });
-      }
-    }
+    const files = c.files
+      .filter((f) => f.status === 'M')
+      .map((f) => atCutoffPath(f.path))
+      .filter((p): p is string => p !== null && atCutoff.has(p));
+    out.set(c.sha, [...new Set(files)].sort());
     for (const f of c.files) {
       if (f.status === 'R' && f.oldPath) {
         backward.set(f.path, atCutoffPath(f.oldPath));
@@ -176,7 +194,67 @@ function buildQueryDrafts(commitsOldestFirst: readonly GitCommit[], atCutoff: Re
       }
     }
   }
+  return out;
+}
+
+/** Query candidates from the later commits that are not noise: their message, and the files they modified. */
+function commitDrafts(commitsOldestFirst: readonly GitCommit[], modified: ReadonlyMap<string, string[]>, maxFiles: number, count: (reason: string) => void): QueryDraft[] {
+  const drafts: QueryDraft[] = [];
+  for (const c of commitsOldestFirst) {
+    const reason = noiseReason(c, { maxFiles });
+    if (reason) count(reason);
+    else {
+      const body = stripTrailers(c.body);
+      drafts.push({ id: c.sha, query: body ? `${c.subject}\n\n${body}` : c.subject, relevant: modified.get(c.sha) ?? [] });
+    }
+  }
   return drafts;
+}
+
+/** Query candidates from issue reports: title and body, and the files their fixing commits after the cutoff modified. */
+function issueDrafts(issues: readonly EvalIssue[], fixes: ReadonlyMap<string, string[]>, modified: ReadonlyMap<string, string[]>, count: (reason: string) => void): QueryDraft[] {
+  const drafts: QueryDraft[] = [];
+  for (const issue of issues) {
+    const shas = fixes.get(issue.id) ?? [];
+    const after = shas.filter((sha) => modified.has(sha));
+    if (!shas.length) count('fix-not-found');
+    else if (!after.length) count('fixed-before-cutoff');
+    else {
+      const body = issue.body.trim();
+      drafts.push({ id: issue.id, query: body ? `${issue.title}\n\n${body}` : issue.title, relevant: [...new Set(after.flatMap((sha) => modified.get(sha)!))].sort() });
+    }
+  }
+  return drafts;
+}
+
+/** Each issue's fixing commits as full shas; refs that name no commit of the repository are dropped. */
+async function resolveFixes(repoPath: string, issues: readonly EvalIssue[]): Promise<Map<string, string[]>> {
+  const refs = [...new Set(issues.flatMap((i) => i.fixed_by))];
+  const resolved = new Map<string, string>();
+  for (const ref of refs) {
+    // A leading "-" would be read as an option.
+    if (ref.startsWith('-')) continue;
+    try {
+      const sha = (await runGit(repoPath, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])).trim();
+      if (sha) resolved.set(ref, sha);
+    } catch {
+      // Not a commit here: the issue counts as fix-not-found.
+    }
+  }
+  return new Map(issues.map((i) => [i.id, [...new Set(i.fixed_by.flatMap((r) => (resolved.has(r) ? [resolved.get(r)!] : [])))]]));
+}
+
+/** The first parent of the oldest fixing commit (by commit date): the last state no fix had touched. */
+async function cutoffBeforeFixes(repoPath: string, fixes: ReadonlyMap<string, string[]>): Promise<string> {
+  const shas = [...new Set([...fixes.values()].flat())];
+  if (!shas.length) throw new Error('makeDataset: none of the issues\' fixed_by commits is in this repository');
+  const dated = await Promise.all(shas.map(async (sha) => ({ sha, time: Number((await runGit(repoPath, ['show', '-s', '--format=%ct', sha])).trim()) })));
+  const oldest = dated.sort((a, b) => a.time - b.time || (a.sha < b.sha ? -1 : 1))[0].sha;
+  try {
+    return (await runGit(repoPath, ['rev-parse', '--verify', '--quiet', `${oldest}^1`])).trim();
+  } catch {
+    throw new Error(`makeDataset: the oldest fixing commit ${oldest.slice(0, 12)} is the repository's first commit; give --cutoff`);
+  }
 }
 
 async function resolveCutoff(repoPath: string, cutoff: string | undefined): Promise<string> {

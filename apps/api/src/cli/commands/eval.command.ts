@@ -6,7 +6,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { MAX_TOP_K } from '@sextant/contracts';
 import { runGitOutside } from '@sextant/indexer';
-import { makeDataset, readDataset, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
+import { makeDataset, readDataset, readIssues, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
 import { DomainError } from '../../common/domain-error';
 import { BASELINE_LEGS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
 import { buildEvaluationReport, publishableReport } from '../../modules/evaluation/evaluation-report';
@@ -27,6 +27,8 @@ interface MakeDatasetOpts {
   cutoff?: string;
   maxFiles: string;
   minQueryChars: string;
+  issues?: string;
+  codeOnly?: boolean;
   overwrite?: boolean;
   json?: boolean;
 }
@@ -61,6 +63,8 @@ export function registerEval(program: Command): void {
     .option('--cutoff <sha|ref|date>', 'cutoff commit, or an ISO date (default: the mainline commit at 70 % of history)')
     .option('--max-files <n>', 'later commits touching more files are not queries', '15')
     .option('--min-query-chars <n>', 'later commits with a shorter message are not queries (long messages stand in for issue reports)', '0')
+    .option('--issues <file>', 'issue reports as queries instead of later commits: JSONL of {"id", "title", "body", "fixed_by": [commit shas]}; answers are the files the fixes modified (default cutoff: just before the oldest fix)')
+    .option('--code-only', 'answers are code files only (no tests, docs or changelogs): the "gold file" of issue evaluations')
     .option('--overwrite', 'replace an existing corpus/ folder')
     .option('--json', 'print meta.json on stdout')
     .action(async (opts: MakeDatasetOpts) => {
@@ -82,7 +86,8 @@ export function registerEval(program: Command): void {
         repoPath = cloneDir;
       } else if (!existsSync(opts.git)) fail(`--git ${opts.git}: no such directory`, ExitCode.BadInput);
       try {
-        const made = await makeDataset({ repoPath: resolve(repoPath), outDir: resolve(opts.out), cutoff: opts.cutoff, maxFilesPerQuery: maxFiles, minQueryChars, overwrite: opts.overwrite });
+        const issues = opts.issues ? await readIssues(resolve(opts.issues)) : undefined;
+        const made = await makeDataset({ repoPath: resolve(repoPath), outDir: resolve(opts.out), cutoff: opts.cutoff, maxFilesPerQuery: maxFiles, minQueryChars, overwrite: opts.overwrite, issues, codeOnly: opts.codeOnly });
         if (opts.json) process.stdout.write(`${JSON.stringify(made.meta)}\n`);
         else {
           const c = made.meta.counts;
