@@ -268,6 +268,25 @@ describe('sextant eval make-dataset', () => {
     expect(fs.existsSync(path.join(out, 'corpus', 'lib', 'cookie.js'))).toBe(true);
   });
 
+  it('asks issue reports when given an issues file, and names its bad lines', async () => {
+    const fix = git(repo, 'rev-parse', 'HEAD').trim();
+    const issues = path.join(out, '..', `sextant-issues-${process.pid}.jsonl`);
+    fs.writeFileSync(issues, `${JSON.stringify({ id: 42, title: 'Sessions never expire', body: 'create() returns 1 forever', fixed_by: [fix.slice(0, 9)] })}\n`);
+    const res = await runCli(['eval', 'make-dataset', '--git', repo, '--out', out, '--issues', issues, '--overwrite', '--json']);
+    expect(res.code).toBe(0);
+    const meta = JSON.parse(res.stdout.trim().split('\n').pop()!);
+    // Default cutoff: the fix's parent, so the history is everything before the fix.
+    expect(meta.cutoff_sha).toBe(git(repo, 'rev-parse', `${fix}^`).trim());
+    const ds = await readDataset(out);
+    expect(ds.queries).toEqual([{ id: '42', query: 'Sessions never expire\n\ncreate() returns 1 forever', relevant: ['lib/session.js'], type: expect.any(String) }]);
+
+    fs.writeFileSync(issues, `${JSON.stringify({ id: 43, title: 'No fix named' })}\n`);
+    const bad = await runCli(['eval', 'make-dataset', '--git', repo, '--out', out, '--issues', issues, '--overwrite']);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/1 invalid line\(s\):\n\s+line 1: fixed_by/);
+    fs.rmSync(issues, { force: true });
+  });
+
   it('names the problem when the repository does not exist', async () => {
     const res = await runCli(['eval', 'make-dataset', '--git', path.join(repo, 'nope'), '--out', out]);
     expect(res.code).toBe(3);
