@@ -89,6 +89,27 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     expect(decoyAfter === -1 || decoyBefore === -1 || decoyAfter >= decoyBefore).toBe(true);
   }, 120_000);
 
+  it('searches a multi-paragraph query by its title too, and merges both rankings into one list of probabilities', async () => {
+    // An issue report: the title names the module in the customers' words; the body is prose about
+    // another module's words, which pulls the whole-text search towards that module.
+    const title = `Customers report ${WORDS[8]} ${SECOND[8]} problem`;
+    const body = Array.from({ length: 6 }, () => `When I open the ${WORDS[3]} page the ${SECOND[3]} list looks odd, then it works again.`).join(' ');
+    const issue = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: `${title}\n\n${body}` }).expect(200)).body);
+    expect(issue.timings_ms.title_wait).toBeGreaterThanOrEqual(0);
+    expect(issue.results.slice(0, 2).map((r) => r.path)).toContain('src/m8/service.py');
+    expect(issue.results.map((r) => r.score)).toEqual([...issue.results.map((r) => r.score)].sort((a, b) => b - a));
+    for (const r of issue.results) {
+      expect(r.score).toBeGreaterThanOrEqual(0);
+      expect(r.score).toBeLessThanOrEqual(1);
+    }
+    // Without a body (or a title too long to be one) there is no second search.
+    const single = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: title }).expect(200)).body);
+    expect(single.timings_ms.title_wait).toBeUndefined();
+    // Requests that choose their strategy get exactly that: no ranker, no title search.
+    const chosen = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: `${title}\n\n${body}`, strategy: 'rrf' }).expect(200)).body);
+    expect(chosen.timings_ms.title_wait).toBeUndefined();
+  });
+
   it('requests that pick a strategy, sources or weights get exactly that, without the ranker', async () => {
     const query = `customers report ${WORDS[2]} ${SECOND[2]} problem`;
     for (const body of [{ query, strategy: 'rrf' }, { query, sources: ['file.keyword', 'task.keyword'] }, { query, weights: { 'file.dense': 2 } }]) {

@@ -1,4 +1,4 @@
-import { IndexedPathSet, extractQueryEvidence, weightQueryTerms } from './index';
+import { IndexedPathSet, extractQueryEvidence, firstParagraph, weightQueryTerms } from './index';
 
 const PY_TRACE = `Calling app.test_client() fails after upgrading.
 
@@ -77,5 +77,17 @@ describe('weightQueryTerms', () => {
   it('is deterministic', () => {
     const text = 'a b c parse_header ParseHeader header parse x y z';
     expect(weightQueryTerms(text)).toEqual(weightQueryTerms(text));
+  });
+});
+
+describe('firstParagraph', () => {
+  it('is the title of a multi-paragraph query, else null', () => {
+    expect(firstParagraph('Cookies vanish behind a proxy\n\nTwo Cookie headers arrive; the second is lost.')).toBe('Cookies vanish behind a proxy');
+    expect(firstParagraph('  Title  \n \t\n body')).toBe('Title');
+    expect(firstParagraph('validate_token')).toBeNull();
+    expect(firstParagraph('line one\nline two')).toBeNull();
+    expect(firstParagraph('Only a title\n\n   ')).toBeNull();
+    expect(firstParagraph(`${'x'.repeat(301)}\n\nbody`)).toBeNull();
+    expect(firstParagraph(`${'x'.repeat(300)}\n\nbody`)).toBe('x'.repeat(300));
   });
 });

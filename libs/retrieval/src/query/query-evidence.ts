@@ -126,3 +126,23 @@ export function weightQueryTerms(text: string, options: WeightQueryTermsOptions 
   scored.sort((a, b) => b.weight - a.weight || a.first - b.first || (a.term < b.term ? -1 : 1));
   return { terms: scored.slice(0, maxTerms).map((s) => s.term), distinctTerms: scored.length };
 }
+
+/** Longest first paragraph {@link firstParagraph} treats as a title. */
+export const MAX_TITLE_CHARS = 300;
+
+/**
+ * The first paragraph of a multi-paragraph query (an issue's title, a commit's subject) when
+ * it is short enough to be a title and something follows it; else null.
+ *
+ * @example
+ * firstParagraph('Cookies vanish behind a proxy\n\nTwo Cookie headers arrive...') // 'Cookies vanish behind a proxy'
+ * firstParagraph('validate_token') // null
+ */
+export function firstParagraph(query: string): string | null {
+  const text = query.trim();
+  const blank = /\n[ \t]*\n/.exec(text);
+  if (!blank) return null;
+  const head = text.slice(0, blank.index).trim();
+  const rest = text.slice(blank.index + blank[0].length).trim();
+  return head && rest && head.length <= MAX_TITLE_CHARS ? head : null;
+}

@@ -17,7 +17,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, fuse, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { FEATURE_NAMES, applyPriors, firstParagraph, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, fuse, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -251,6 +251,10 @@ export class SearchService {
       if (outcome.result) limits.push(...outcome.result.limits);
       emitPartial(source);
     };
+    // Multi-paragraph queries are also searched by their first paragraph alone (docs/evaluation.md).
+    const title = model && !externalRuns.length ? firstParagraph(request.query) : null;
+    const titlePass = title ? this.titleRanking(workspaceId, request, title, filter, repoIds, weights, model!, timeoutMs, options.signal) : null;
+    titlePass?.catch(() => undefined);
     const runs = sources.filter((s) => s !== GRAPH_SOURCE).map((source) => this.runSource(source, workspaceId, request, plan, filter, vectorPromise, timeoutMs, options.signal, repoIds).then(record(source)));
     if (sources.includes(GRAPH_SOURCE)) runs.push(Promise.all(runs).then(() => this.runGraphStage(workspaceId, request, plan, filter, fusionWeights, outcomes, timeoutMs, options.signal, repoIds).then(record(GRAPH_SOURCE))));
     const externalFailures: string[] = [];
@@ -275,6 +279,12 @@ export class SearchService {
     const fusionStarted = performance.now();
     let fused = this.fuseOutcomes([...outcomes.values()], request, fusionWeights, plan);
     if (model && fused.length) fused = await this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds);
+    if (titlePass) {
+      const titleStarted = performance.now();
+      const byTitle = await titlePass.catch((err: Error) => (limits.push(`title search: ${err.message}`), [] as RankedFile[]));
+      timings.title_wait = round(performance.now() - titleStarted);
+      if (byTitle.length) fused = mergeTitleRanking(fused, byTitle);
+    }
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
@@ -433,6 +443,23 @@ export class SearchService {
   }
 
   // --- learned ranking -------------------------------------------------------------------------
+
+  /** The default ranking of `title` alone: every source, fusion and the model, with the request's filters; nothing streamed or logged. */
+  private async titleRanking(workspaceId: string, request: ParsedSearchRequest, title: string, filter: IndexFilter, repoIds: ReadonlySet<string>, weights: SourceWeights, model: ActiveRanker, timeoutMs: number, signal?: AbortSignal): Promise<RankedFile[]> {
+    const asked = { ...request, query: title };
+    const plan = await this.planQuery(workspaceId, asked, filter, repoIds, []);
+    const vectorPromise = this.embedder.embedQuery(title, signal);
+    vectorPromise.catch(() => undefined);
+    const outcomes = new Map<SearchSource, SourceOutcome>();
+    await Promise.all(
+      SEARCH_SOURCES.filter((s) => s !== GRAPH_SOURCE).map(async (source) => {
+        outcomes.set(source, await this.runSource(source, workspaceId, asked, plan, filter, vectorPromise, timeoutMs, signal, repoIds));
+      }),
+    );
+    outcomes.set(GRAPH_SOURCE, await this.runGraphStage(workspaceId, asked, plan, filter, weights, outcomes, timeoutMs, signal, repoIds));
+    const fused = this.fuseOutcomes([...outcomes.values()], asked, weights, plan);
+    return fused.length ? this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds) : [];
+  }
 
   /**
    * The candidates of a past task asked as a query at its own place in the history (task
@@ -762,6 +789,26 @@ class LazyExplanation {
   get contributions(): Array<{ feature: string; value: number }> {
     return (this.explained ??= explainScore(this.active.model, this.features));
   }
+}
+
+/** Weight of the title-only ranking when it is merged with the whole query's. */
+const TITLE_WEIGHT = 0.5;
+
+/**
+ * Merges the whole query's ranking with its title's: each file's score is the weighted mean of
+ * its two calibrated scores (0 where a ranking lacks it), so scores stay probabilities and the
+ * order follows them. The whole query's entry (its explanation, mention) is kept where both have
+ * the file.
+ */
+function mergeTitleRanking(whole: readonly RankedFile[], byTitle: readonly RankedFile[]): RankedFile[] {
+  const titleScore = new Map(byTitle.map((f) => [f.id, f.score]));
+  const seen = new Set(whole.map((f) => f.id));
+  const merged = [...whole, ...byTitle.filter((f) => !seen.has(f.id))].map((f, i) => ({
+    f,
+    i,
+    score: ((seen.has(f.id) ? f.score : 0) + TITLE_WEIGHT * (titleScore.get(f.id) ?? 0)) / (1 + TITLE_WEIGHT),
+  }));
+  return merged.sort((a, b) => b.score - a.score || a.i - b.i).map(({ f, score }) => ({ ...f, score }));
 }
 
 /** The learned ranker stands in for the default fusion only: requests that choose a strategy, sources or weights get exactly what they asked for. */
