@@ -6,3 +6,4 @@ export * from './vote.fusion';
 export * from './concatenate.fusion';
 export * from './fuse';
 export { compareFused } from './source-rankings';
+export * from './merge-by-score';

@@ -17,7 +17,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { FEATURE_NAMES, applyPriors, firstParagraph, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, fuse, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -38,6 +38,8 @@ import { ExternalResultsService } from './external-results.service';
 import { GRAPH_SEEDS, GraphExpansionService, type GraphSeed } from './graph-expansion.service';
 import { STRUCTURAL_PRIORS } from './structural-priors.provider';
 
+/** Weight of the title-only ranking when it is merged with the whole query's (docs/evaluation.md). */
+const TITLE_WEIGHT = 0.5;
 export const DEFAULT_SOURCE_TIMEOUT_MS = 2000;
 /** Similar tasks considered per task source. */
 const TASK_DEPTH = 40;
@@ -283,7 +285,7 @@ export class SearchService {
       const titleStarted = performance.now();
       const byTitle = await titlePass.catch((err: Error) => (limits.push(`title search: ${err.message}`), [] as RankedFile[]));
       timings.title_wait = round(performance.now() - titleStarted);
-      if (byTitle.length) fused = mergeTitleRanking(fused, byTitle);
+      if (byTitle.length) fused = mergeByScore(fused, byTitle, TITLE_WEIGHT);
     }
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
@@ -448,17 +450,22 @@ export class SearchService {
   private async titleRanking(workspaceId: string, request: ParsedSearchRequest, title: string, filter: IndexFilter, repoIds: ReadonlySet<string>, weights: SourceWeights, model: ActiveRanker, timeoutMs: number, signal?: AbortSignal): Promise<RankedFile[]> {
     const asked = { ...request, query: title };
     const plan = await this.planQuery(workspaceId, asked, filter, repoIds, []);
-    const vectorPromise = this.embedder.embedQuery(title, signal);
+    const { outcomes, fused } = await this.retrieveAndFuse(workspaceId, asked, plan, filter, repoIds, weights, timeoutMs, signal);
+    return fused.length ? this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds) : [];
+  }
+
+  /** Every source, then the graph stage on their answers, then fusion: the search without streaming, cache or log. */
+  private async retrieveAndFuse(workspaceId: string, request: ParsedSearchRequest, plan: QueryPlan, filter: IndexFilter, repoIds: ReadonlySet<string>, weights: SourceWeights, timeoutMs: number, signal?: AbortSignal): Promise<{ outcomes: Map<SearchSource, SourceOutcome>; fused: RankedFile[] }> {
+    const vectorPromise = this.embedder.embedQuery(request.query, signal);
     vectorPromise.catch(() => undefined);
     const outcomes = new Map<SearchSource, SourceOutcome>();
     await Promise.all(
       SEARCH_SOURCES.filter((s) => s !== GRAPH_SOURCE).map(async (source) => {
-        outcomes.set(source, await this.runSource(source, workspaceId, asked, plan, filter, vectorPromise, timeoutMs, signal, repoIds));
+        outcomes.set(source, await this.runSource(source, workspaceId, request, plan, filter, vectorPromise, timeoutMs, signal, repoIds));
       }),
     );
-    outcomes.set(GRAPH_SOURCE, await this.runGraphStage(workspaceId, asked, plan, filter, weights, outcomes, timeoutMs, signal, repoIds));
-    const fused = this.fuseOutcomes([...outcomes.values()], asked, weights, plan);
-    return fused.length ? this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds) : [];
+    outcomes.set(GRAPH_SOURCE, await this.runGraphStage(workspaceId, request, plan, filter, weights, outcomes, timeoutMs, signal, repoIds));
+    return { outcomes, fused: this.fuseOutcomes([...outcomes.values()], request, weights, plan) };
   }
 
   /**
@@ -472,16 +479,7 @@ export class SearchService {
     const { filter, repoNames } = await this.buildFilter(workspaceId, request);
     const repoIds = new Set(repoNames.keys());
     const plan = { ...(await this.planQuery(workspaceId, request, filter, repoIds, [])), cutoff };
-    const vectorPromise = this.embedder.embedQuery(request.query, signal);
-    vectorPromise.catch(() => undefined);
-    const outcomes = new Map<SearchSource, SourceOutcome>();
-    await Promise.all(
-      SEARCH_SOURCES.filter((s) => s !== GRAPH_SOURCE).map(async (source) => {
-        outcomes.set(source, await this.runSource(source, workspaceId, request, plan, filter, vectorPromise, 30_000, signal, repoIds));
-      }),
-    );
-    outcomes.set(GRAPH_SOURCE, await this.runGraphStage(workspaceId, request, plan, filter, current.weights, outcomes, 30_000, signal, repoIds));
-    const fused = this.fuseOutcomes([...outcomes.values()], request, current.weights, plan);
+    const { outcomes, fused } = await this.retrieveAndFuse(workspaceId, request, plan, filter, repoIds, current.weights, 30_000, signal);
     const { candidates, features } = await this.candidateEvidence(workspaceId, fused.slice(0, RANKER_DEPTH), outcomes, plan, filter, repoIds, cutoff.position);
     return candidates.map((f, i) => ({ path: f.path, features: features[i] }));
   }
@@ -789,26 +787,6 @@ class LazyExplanation {
   get contributions(): Array<{ feature: string; value: number }> {
     return (this.explained ??= explainScore(this.active.model, this.features));
   }
-}
-
-/** Weight of the title-only ranking when it is merged with the whole query's. */
-const TITLE_WEIGHT = 0.5;
-
-/**
- * Merges the whole query's ranking with its title's: each file's score is the weighted mean of
- * its two calibrated scores (0 where a ranking lacks it), so scores stay probabilities and the
- * order follows them. The whole query's entry (its explanation, mention) is kept where both have
- * the file.
- */
-function mergeTitleRanking(whole: readonly RankedFile[], byTitle: readonly RankedFile[]): RankedFile[] {
-  const titleScore = new Map(byTitle.map((f) => [f.id, f.score]));
-  const seen = new Set(whole.map((f) => f.id));
-  const merged = [...whole, ...byTitle.filter((f) => !seen.has(f.id))].map((f, i) => ({
-    f,
-    i,
-    score: ((seen.has(f.id) ? f.score : 0) + TITLE_WEIGHT * (titleScore.get(f.id) ?? 0)) / (1 + TITLE_WEIGHT),
-  }));
-  return merged.sort((a, b) => b.score - a.score || a.i - b.i).map(({ f, score }) => ({ ...f, score }));
 }
 
 /** The learned ranker stands in for the default fusion only: requests that choose a strategy, sources or weights get exactly what they asked for. */
