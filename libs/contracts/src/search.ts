@@ -16,8 +16,11 @@ export type QueryClassName = z.infer<typeof QueryClassSchema>;
 
 export const KeywordModeSchema = z.enum(['and', 'or', 'phrase']);
 
-/** The longest query a search takes: issue reports with tracebacks and logs fit whole; nothing is cut silently. */
-export const MAX_QUERY_CHARS = 16_000;
+/**
+ * The longest query a search takes: a whole GitHub issue fits (title up to 256 characters, a
+ * blank line, body up to 65,536), tracebacks and logs included; longer is refused, never cut.
+ */
+export const MAX_QUERY_CHARS = 66_000;
 /** The most results one search returns. */
 export const MAX_TOP_K = 100;
 

@@ -181,6 +181,22 @@ describe('sextant eval run on a hand-made dataset', () => {
     expect(bad.stderr).toMatch(/--top-k must be an integer from 1 to 100/);
   }, 150000);
 
+  it('a query the API refuses (over 66,000 characters) fails alone: the run finishes and names it', async () => {
+    const huge = { id: 'q-huge', query: `Invoice totals are wrong\n\n${'invoice rounding currency '.repeat(2_700)}`, relevant: ['src/billing/invoice.ts'], type: 'conceptual' };
+    expect(huge.query.length).toBeGreaterThan(66_000);
+    const queries = path.join(base, 'huge-queries.jsonl');
+    fs.writeFileSync(queries, jsonl([QUERIES[0], huge]));
+    const res = await runCli(['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', path.join(datasetDir, 'tasks.jsonl'), '--queries', queries, '--strategies', 'file_only,bm25_rrf', '--json', path.join(out, 'huge.json')], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData }, 120000);
+    expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(res.stderr).toMatch(/1 searches failed \(scored as empty lists\)/);
+    expect(res.stderr).toMatch(/file_only q-huge: refused: query: query is longer than 66000 characters/);
+    const runFile = await readRunFile(path.join(out, 'huge.json'));
+    expect(runFile.runs.file_only['q-vat'][0]).toBe('src/billing/invoice.ts');
+    expect(runFile.runs.file_only['q-huge']).toBeUndefined();
+    // The baseline is not the API: it still searches the whole text.
+    expect(runFile.runs.bm25_rrf['q-huge'][0]).toBe('src/billing/invoice.ts');
+  }, 150000);
+
   it('prints the tables and writes a report with its SVG chart', () => {
     for (const heading of ['## Overall', '## By query type', '## Significance vs bm25_rrf', '## Latency', '## Complementarity and coverage']) expect(run.stdout).toContain(heading);
     const report = fs.readFileSync(path.join(out, 'report.md'), 'utf8');

@@ -144,6 +144,17 @@ describe('search (real app, SQLite + embedded store)', () => {
     expect(res.body.match).toBe('strong');
   });
 
+  it('takes a whole GitHub-sized issue (65k characters): a traceback frame after 60k characters of log still names the file', async () => {
+    const log = Array.from({ length: 900 }, (_, i) => `2024-05-0${i % 9} worker-${i} heartbeat latency=${i}ms queue=${i * 7} status=ok region=eu-${i % 5}`).join('\n');
+    const report = ['Negative page sizes crash the service', '', log.slice(0, 60_000), 'Traceback (most recent call last):', '  File "/opt/service/src/util/math.go", line 5, in Clamp', 'panic: runtime error'].join('\n');
+    expect(report.length).toBeGreaterThan(60_000);
+    expect(report.length).toBeLessThan(66_000);
+    const res = await api().post('/v1/search').send({ query: report, timeout_ms: 15000 }).expect(200);
+    expect(res.body.query).toBe(report);
+    expect(res.body.results[0].path).toBe('src/util/math.go');
+    expect(res.body.results[0].explain.hit_reasons).toContainEqual(expect.stringMatching(/^mention:frame:.*src\/util\/math\.go:Clamp$/));
+  });
+
   it('flags a query nothing matches lexically as a weak match instead of presenting neighbours as answers', async () => {
     const res = await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200);
     expect(res.body.match).toBe('weak');
@@ -154,8 +165,8 @@ describe('search (real app, SQLite + embedded store)', () => {
   it('rejects invalid requests with 400', async () => {
     await api().post('/v1/search').send({ query: '' }).expect(400);
     await api().post('/v1/search').send({ query: 'x', top_k: 101 }).expect(400);
-    const tooLong = await api().post('/v1/search').send({ query: 'y'.repeat(16_001) }).expect(400);
-    expect(JSON.stringify(tooLong.body)).toMatch(/longer than 16000 characters/);
+    const tooLong = await api().post('/v1/search').send({ query: 'y'.repeat(66_001) }).expect(400);
+    expect(JSON.stringify(tooLong.body)).toMatch(/longer than 66000 characters/);
     await api().post('/v1/search').send({ query: 'x', strategy: 'magic' }).expect(400);
     await api().post('/v1/search').send({ query: 'x', surprise: true }).expect(400);
   });

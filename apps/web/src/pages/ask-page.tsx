@@ -7,6 +7,9 @@ import { hashFor } from '../lib/hash-route';
 import { useRealtime } from '../realtime/realtime-provider';
 import { fileViewHash } from './file-page';
 
+/** MAX_QUERY_CHARS of @sextant/contracts (the dashboard imports its types only); the server checks it too. */
+const MAX_QUESTION_CHARS = 66_000;
+
 type AskSocket = Socket<AskServerToClientEvents, AskClientToServerEvents>;
 
 interface AskState {
@@ -120,7 +123,7 @@ export function AskPage() {
           <label htmlFor="ask-input" className="visually-hidden">
             Question
           </label>
-          <input id="ask-input" type="text" value={question} onChange={(e) => setQuestion(e.target.value)} placeholder="How do we refresh login sessions?" autoComplete="off" maxLength={16000} style={{ flex: 1, minWidth: 0 }} />
+          <input id="ask-input" type="text" value={question} onChange={(e) => setQuestion(e.target.value)} placeholder="How do we refresh login sessions?" autoComplete="off" maxLength={MAX_QUESTION_CHARS} style={{ flex: 1, minWidth: 0 }} />
           {state.status === 'streaming' ? (
             <button type="button" onClick={cancel}>
               Stop

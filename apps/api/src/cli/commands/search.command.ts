@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { SearchRequestSchema, type SearchResponse } from '@sextant/contracts';
+import { MAX_QUERY_CHARS, SearchRequestSchema, type SearchResponse } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { SearchService } from '../../modules/fusion/search.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
@@ -38,7 +38,7 @@ export function registerSearch(program: Command): void {
     .command('search [query]')
     .description('Search code and task history; prints a table of fused results with their sources and scores')
     .option('-k, --top-k <n>', 'number of results (1-100)', '10')
-    .option('--query-file <file>', 'read the query from a file (an issue report, a traceback; "-" for stdin), up to 16,000 characters')
+    .option('--query-file <file>', `read the query from a file (an issue report, a traceback; "-" for stdin), up to ${MAX_QUERY_CHARS.toLocaleString('en-US')} characters`)
     .option('-s, --strategy <name>', 'fusion strategy: weighted | rrf | cascade | vote | concat', 'weighted')
     .option('--sources <list>', 'comma-separated sources (file.dense,file.keyword,file.symbol,task.dense,task.keyword,file.graph)')
     .option('--chunks', 'return chunks instead of files')

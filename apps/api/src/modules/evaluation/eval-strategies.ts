@@ -85,7 +85,7 @@ export function selectStrategies(names?: readonly string[]): EvalStrategySpec[] 
 
 /**
  * The search request one strategy makes for one query: file granularity, no rerank
- * override, the whole query (the API takes up to MAX_QUERY_CHARS; longer ones are refused, not cut).
+ * override, the whole query (the API takes up to MAX_QUERY_CHARS; a longer one fails as one search, never cut).
  *
  * @example
  * searchRequestFor(EVAL_STRATEGIES[0], 'fix cookie expiry', 50) // { query, top_k: 50, strategy: 'rrf', sources: ['task.dense', 'task.keyword'], granularity: 'file' }

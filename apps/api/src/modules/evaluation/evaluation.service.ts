@@ -113,9 +113,12 @@ export class EvaluationService {
       // Rotate the order per query so no strategy always pays first-call costs (query embedding).
       for (let j = 0; j < strategies.length; j++) {
         const s = strategies[(qi + j) % strategies.length];
-        const request = SearchRequestSchema.parse(searchRequestFor(s, q.query, topK));
         const t0 = performance.now();
         try {
+          // A query the API refuses (say, over MAX_QUERY_CHARS) is one failed search, not the end of the run.
+          const parsed = SearchRequestSchema.safeParse(searchRequestFor(s, q.query, topK));
+          if (!parsed.success) throw new Error(`refused: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+          const request = parsed.data;
           const response = await this.search.search(ws.id, request, { log: false, cache: false, signal });
           latency[s.name][q.id] = Math.round((performance.now() - t0) * 1000) / 1000;
           runs[s.name][q.id] = uniquePaths(response.results.map((r) => r.path));
