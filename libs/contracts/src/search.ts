@@ -139,6 +139,8 @@ export const RankerStatusSchema = z.object({
   history_tasks: z.number().int(),
   trained_on_tasks: z.number().int().nullable(),
   examples: z.number().int(),
+  /** Rated searches the shown model also trained on (people's ratings of past results). */
+  rated_searches: z.number().int(),
   validation: RankerValidationSchema.nullable(),
   /** The largest weights (standardised features), for a human reading what it learned. */
   top_weights: z.array(z.object({ feature: z.string(), weight: z.number() })),

@@ -131,6 +131,41 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     expect(bad.code).toBe(3);
   }, 90_000);
 
+  it('ratings train the ranker too: a team that rates the regression test as the answer gets tests higher in new searches', async () => {
+    const ranker = t.app.get(LearnedRankerService);
+    const workspaceId = (await t.app.get(WorkspacesService).ensureDefault()).id;
+    const testWeight = async () => {
+      const { model } = (await ranker.current(workspaceId))!;
+      return model.weights[model.featureNames.indexOf('kind.test')];
+    };
+    const search = async (i: number, granularity: 'file' | 'chunk' = 'file') => SearchResponseSchema.parse((await api().post('/v1/search').send({ query: `customers report ${WORDS[i]} ${SECOND[i]} problem`, granularity }).expect(200)).body);
+    // How far the test trails its module's code for a module nobody rates (raw ranker scores).
+    const gap = (res: Awaited<ReturnType<typeof search>>, i: number) => {
+      const score = (path: string) => res.results.find((r) => r.path === path)?.explain.ranker?.rank_score;
+      return score(`src/m${i}/service.py`)! - score(`tests/test_m${i}.py`)!;
+    };
+    const unrated = 15;
+    const weightBefore = await testWeight();
+    const gapBefore = gap(await search(unrated), unrated);
+    expect(Number.isFinite(gapBefore)).toBe(true);
+
+    const rated = 12;
+    for (let i = 0; i < rated; i++) {
+      // One of them rates a chunk (a function of the test), which counts for its file.
+      const res = await search(i, i === 0 ? 'chunk' : 'file');
+      const test = res.results.find((r) => r.path === `tests/test_m${i}.py`);
+      expect(test).toBeDefined();
+      await api().post('/v1/feedback').send({ search_id: res.search_id, item_id: test!.id, rating: 1 }).expect(200);
+    }
+    // No train call: ten newly rated searches make the server refit on its own (debounced).
+    await waitFor(async () => RankerStatusSchema.parse((await api().get('/v1/ranker').expect(200)).body).rated_searches === rated, { what: 'a refit with the ratings', timeoutMs: 60_000 });
+    const status = RankerStatusSchema.parse((await api().get('/v1/ranker').expect(200)).body);
+    expect(status.state).toBe('active');
+    expect(status.message).toMatch(new RegExp(`and ${rated} rated searches`));
+    expect(await testWeight()).toBeGreaterThan(weightBefore);
+    expect(gap(await search(unrated), unrated)).toBeLessThan(gapBefore);
+  }, 120_000);
+
   it('a nonsense query is a weak match even with a trained ranker', async () => {
     const res = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200)).body);
     expect(res.match).toBe('weak');

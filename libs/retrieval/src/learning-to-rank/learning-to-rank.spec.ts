@@ -307,6 +307,24 @@ describe('trainLinearRanker', () => {
     expect(top[0].feature).toBe('signal');
   });
 
+  it('weighs each list by its weight: where lists disagree, the heavier ones win', () => {
+    // Half the lists say feature 0 marks the answer, half say feature 1 (one candidate has both at 0).
+    const list = (marked: 0 | 1, weight: number): RankingExample => ({
+      features: [Float64Array.from(marked === 0 ? [1, 0, 0] : [0, 1, 0]), Float64Array.from(marked === 0 ? [0, 1, 0] : [1, 0, 0]), Float64Array.from([0, 0, 0])],
+      labels: [1, 0, 0],
+      relevantTotal: 1,
+      weight,
+    });
+    const lists = (w0: number, w1: number) => Array.from({ length: 20 }, (_, i) => list(i % 2 === 0 ? 0 : 1, i % 2 === 0 ? w0 : w1));
+    const firstHeavier = trainLinearRanker(lists(3, 1), names);
+    expect(firstHeavier.weights[0]).toBeGreaterThan(firstHeavier.weights[1]);
+    const secondHeavier = trainLinearRanker(lists(1, 3), names);
+    expect(secondHeavier.weights[1]).toBeGreaterThan(secondHeavier.weights[0]);
+    // Weight 1 everywhere is the unweighted fit.
+    const plain = syntheticExamples(30, 4);
+    expect(trainLinearRanker(plain.map((e) => ({ ...e, weight: 1 })), names)).toEqual(trainLinearRanker(plain, names));
+  });
+
   it('accepts a model for default searches when MRR + R@10 holds up and neither falls far', () => {
     // Trades 0.01 MRR for 0.016 R@10: kept (the old rule, MRR never lower, rejected it).
     expect(rankerBeatsFusion({ mrr: 0.743, r10: 0.855 }, { mrr: 0.753, r10: 0.839 })).toBe(true);

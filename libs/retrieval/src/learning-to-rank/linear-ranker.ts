@@ -5,6 +5,8 @@ export interface RankingExample {
   labels: readonly number[];
   /** Relevant files in all, including those no source found (recall's denominator). */
   relevantTotal: number;
+  /** How much this list counts in the loss (default 1): a person's rating can outweigh a past task. */
+  weight?: number;
 }
 
 /** A fitted ranker: standardisation, one weight per feature, and a score -> probability calibration. */
@@ -44,7 +46,8 @@ export function trainLinearRanker(examples: readonly RankingExample[], featureNa
   const dims = featureNames.length;
   const lists = examples.filter((e) => e.labels.some((l) => l > 0) && e.features.length > 1);
   const { mean, std } = standardisation(lists, dims);
-  const standardised = lists.map((e) => ({ x: e.features.map((f) => standardise(f, mean, std)), labels: e.labels }));
+  const standardised = lists.map((e) => ({ x: e.features.map((f) => standardise(f, mean, std)), labels: e.labels, weight: e.weight ?? 1 }));
+  const totalWeight = standardised.reduce((sum, l) => sum + l.weight, 0);
   const w = new Float64Array(dims);
   const m = new Float64Array(dims);
   const v = new Float64Array(dims);
@@ -58,12 +61,12 @@ export function trainLinearRanker(examples: readonly RankingExample[], featureNa
       const probs = softmax(scores);
       const mass = list.labels.reduce((s, l) => s + Math.max(0, l), 0);
       list.x.forEach((x, i) => {
-        const diff = probs[i] - Math.max(0, list.labels[i]) / mass;
+        const diff = (probs[i] - Math.max(0, list.labels[i]) / mass) * list.weight;
         for (let d = 0; d < dims; d++) grad[d] += diff * x[d];
       });
     }
     for (let d = 0; d < dims; d++) {
-      const g = grad[d] / standardised.length + l2 * w[d];
+      const g = grad[d] / totalWeight + l2 * w[d];
       m[d] = beta1 * m[d] + (1 - beta1) * g;
       v[d] = beta2 * v[d] + (1 - beta2) * g * g;
       const mHat = m[d] / (1 - beta1 ** epoch);

@@ -11,7 +11,7 @@ import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 
 /** The status a person reads: state, validation against fusion, what it weighs most. */
 export function formatRankerStatus(s: RankerStatus): string {
-  const lines = [`Learned ranker: ${s.state}${s.model_version !== null ? ` (model v${s.model_version}, trained ${s.trained_at})` : ''}`, `  history: ${s.history_tasks} tasks${s.trained_on_tasks !== null ? ` (${s.trained_on_tasks} when fitted, ${s.examples} training queries)` : ''}`];
+  const lines = [`Learned ranker: ${s.state}${s.model_version !== null ? ` (model v${s.model_version}, trained ${s.trained_at})` : ''}`, `  history: ${s.history_tasks} tasks${s.trained_on_tasks !== null ? ` (${s.trained_on_tasks} when fitted, ${s.examples} training queries${s.rated_searches ? ` + ${s.rated_searches} rated searches` : ''})` : ''}`];
   if (s.validation) lines.push(`  held-out newest ${s.validation.queries} tasks: ranker MRR ${s.validation.ranker.mrr} R@10 ${s.validation.ranker.r10}  vs fusion MRR ${s.validation.fusion.mrr} R@10 ${s.validation.fusion.r10}`);
   if (s.top_weights.length) lines.push(`  weighs most: ${s.top_weights.map((w) => `${w.feature} ${w.weight > 0 ? '+' : ''}${w.weight}`).join(', ')}`);
   lines.push(`  ${s.message}`);

@@ -95,7 +95,7 @@ export class EvaluationService {
     // As a server would after this import: the default strategy uses the ranker when the history allows one.
     const ranker: RankerStatus = this.rankerTraining
       ? await this.rankerTraining.train(ws.id, { signal, onProgress: (p) => onProgress?.({ phase: 'ranker', ...p }) })
-      : { state: 'none', model_version: null, trained_at: null, history_tasks: dataset.tasks.length, trained_on_tasks: null, examples: 0, validation: null, top_weights: [], message: 'Not trained (this run measures fusion alone).' };
+      : { state: 'none', model_version: null, trained_at: null, history_tasks: dataset.tasks.length, trained_on_tasks: null, examples: 0, rated_searches: 0, validation: null, top_weights: [], message: 'Not trained (this run measures fusion alone).' };
     endPhase('ranker');
     onProgress?.({ phase: 'ranker-done', status: ranker });
 

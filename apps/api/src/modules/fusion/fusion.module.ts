@@ -8,6 +8,8 @@ import { FusionWeightsService } from './fusion-weights.service';
 import { LearnedRankerService } from './learned-ranker.service';
 import { RankerModelEntity } from './ranker-model.entity';
 import { RankerTrainingService } from './ranker-training.service';
+import { RatedSearchesRepository } from './rated-searches.repository';
+import { FeedbackRatingEntity } from '../feedback/feedback-rating.entity';
 import { RankerController } from './ranker.controller';
 import { SearchLogEntity, SearchPoolEntity } from './search-log.entity';
 import { SearchLogService } from './search-log.service';
@@ -21,9 +23,9 @@ import { GraphExpansionService } from './graph-expansion.service';
 import { STRUCTURAL_PRIORS, structuralPriorsProvider } from './structural-priors.provider';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity, RankerModelEntity]), FileSearchModule, TaskHistoryModule, IndexingModule, ExternalSourcesModule],
+  imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity, RankerModelEntity, FeedbackRatingEntity]), FileSearchModule, TaskHistoryModule, IndexingModule, ExternalSourcesModule],
   controllers: [SearchController, RankerController],
-  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService, rerankerProvider, SearchRerankService, ExternalResultsService, GraphExpansionService],
+  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService, RatedSearchesRepository, rerankerProvider, SearchRerankService, ExternalResultsService, GraphExpansionService],
   exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS, LearnedRankerService, RankerTrainingService],
 })
 export class FusionModule {}

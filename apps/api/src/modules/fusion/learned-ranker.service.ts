@@ -28,6 +28,8 @@ export interface ActiveRanker {
 export interface RankerReport {
   history_tasks: number;
   examples: number;
+  /** Rated searches among the training queries (absent in reports of models fitted before ratings trained the ranker). */
+  rated_searches?: number;
   validation: RankerStatus['validation'];
   message: string;
 }
@@ -161,7 +163,7 @@ export class LearnedRankerService {
     const active = await this.rows.findOne({ where: { workspaceId, active: true }, order: { version: 'DESC' } });
     const shown = active ?? latest;
     const historyTasks = (await this.history(workspaceId)).size;
-    if (!shown) return { state: 'none', model_version: null, trained_at: null, history_tasks: historyTasks, trained_on_tasks: null, examples: 0, validation: null, top_weights: [], message: fallbackMessage };
+    if (!shown) return { state: 'none', model_version: null, trained_at: null, history_tasks: historyTasks, trained_on_tasks: null, examples: 0, rated_searches: 0, validation: null, top_weights: [], message: fallbackMessage };
     const report = JSON.parse(latest!.report) as RankerReport;
     const model = JSON.parse(shown.model) as LinearRankerModel;
     return {
@@ -171,6 +173,7 @@ export class LearnedRankerService {
       history_tasks: historyTasks,
       trained_on_tasks: report.history_tasks,
       examples: report.examples,
+      rated_searches: report.rated_searches ?? 0,
       validation: report.validation,
       top_weights: model.featureNames
         .map((feature, i) => ({ feature, weight: Math.round(model.weights[i] * 1000) / 1000 }))

@@ -3,6 +3,7 @@ import type { SearchService } from './search.service';
 import type { LearnedRankerService } from './learned-ranker.service';
 import type { TasksRepository } from '../task-history/tasks.repository';
 import type { FilesRepository } from '../indexing/repositories/files.repository';
+import type { RatedSearchesRepository } from './rated-searches.repository';
 
 /** A service whose training examples wait until the test releases them. */
 function setup() {
@@ -23,7 +24,8 @@ function setup() {
   const ranker = { settled: async () => undefined, status: async () => ({ state: 'none', history_tasks: 150 }) } as unknown as LearnedRankerService;
   const tasks = { listHistory: async () => history } as unknown as TasksRepository;
   const files = { listIndexed: async () => Array.from({ length: 10 }, (_, i) => ({ repositoryId: 'r', path: `src/f${i}.ts` })) } as unknown as FilesRepository;
-  const service = new RankerTrainingService(search, ranker, tasks, files);
+  const rated = { list: async () => [], count: async () => 0 } as unknown as RatedSearchesRepository;
+  const service = new RankerTrainingService(search, ranker, tasks, files, rated);
   return { service, release, examples: () => examples, afterShutdown: () => afterShutdown, markClosed: () => (closed = true) };
 }
 

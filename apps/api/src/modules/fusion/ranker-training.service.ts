@@ -3,9 +3,11 @@ import { OnEvent } from '@nestjs/event-emitter';
 import type { RankerStatus } from '@sextant/contracts';
 import { FEATURE_NAMES, fileKind, listMetrics, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type LinearRankerModel, type RankingExample } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
+import { FeedbackEvents } from '../realtime/realtime.events';
 import { TASKS_CHANGED } from '../task-history/task-history.service';
 import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repository';
 import { LearnedRankerService, type RankerReport } from './learned-ranker.service';
+import { RatedSearchesRepository } from './rated-searches.repository';
 import { SearchService } from './search.service';
 
 /** Past tasks needed before a ranker is fitted at all. */
@@ -26,6 +28,16 @@ export const HISTORY_GAP = 100;
 export const VALIDATION_SHARE = 0.25;
 /** The history must grow by this share since the last fit before tasks trigger a refit. */
 export const RETRAIN_GROWTH = 0.2;
+/** The newest this-many rated searches join the training queries. */
+export const MAX_RATED_SEARCHES = 200;
+/**
+ * What a rated search counts in the loss against one past task: a person judged what answers
+ * a question they really asked, where a commit's file list also holds files it touched in
+ * passing. A choice, not a measurement: no real ratings were available to tune it on.
+ */
+export const RATED_SEARCH_WEIGHT = 2;
+/** This many newly rated searches since the last fit trigger a refit. */
+export const RETRAIN_RATED_SEARCHES = 10;
 const RETRAIN_DEBOUNCE_MS = 5_000;
 
 /** Progress of a training run, for the CLI. */
@@ -57,6 +69,7 @@ export class RankerTrainingService implements OnModuleDestroy {
     private readonly ranker: LearnedRankerService,
     private readonly tasks: TasksRepository,
     private readonly files: FilesRepository,
+    private readonly ratedSearches: RatedSearchesRepository,
   ) {}
 
   /** Stops scheduling and waits for background runs to notice: they must not query a database that is closing. */
@@ -69,7 +82,15 @@ export class RankerTrainingService implements OnModuleDestroy {
 
   @OnEvent(TASKS_CHANGED)
   onTasksChanged(event: { workspaceId?: string }): void {
-    const ws = event.workspaceId;
+    this.scheduleRetrain(event.workspaceId);
+  }
+
+  @OnEvent(FeedbackEvents.Recorded)
+  onRated(event: { workspace_id?: string }): void {
+    this.scheduleRetrain(event.workspace_id);
+  }
+
+  private scheduleRetrain(ws: string | undefined): void {
     if (!ws || this.closed) return;
     clearTimeout(this.timers.get(ws));
     const timer = setTimeout(() => {
@@ -103,7 +124,9 @@ export class RankerTrainingService implements OnModuleDestroy {
     const trainedOn = status.trained_on_tasks ?? 0;
     const now = status.history_tasks;
     if (now < MIN_HISTORY_TASKS) return;
-    if (status.state !== 'none' && now < trainedOn * (1 + RETRAIN_GROWTH)) return;
+    const grown = now >= trainedOn * (1 + RETRAIN_GROWTH);
+    const newlyRated = status.state !== 'none' && !grown ? (await this.ratedSearches.count(workspaceId)) - status.rated_searches : 0;
+    if (status.state !== 'none' && !grown && newlyRated < RETRAIN_RATED_SEARCHES) return;
     await this.train(workspaceId);
   }
 
@@ -133,23 +156,46 @@ export class RankerTrainingService implements OnModuleDestroy {
       examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? labelGrade(c.path) : 0)), relevantTotal: relevant.size, position });
       options.onProgress?.({ done: i + 1, total: chosen.length });
     }
+    const rated = await this.ratedExamples(workspaceId, history, options, examples.length);
     const split = Math.floor(examples.length * (1 - VALIDATION_SHARE));
     const held = examples.slice(split);
-    const candidate = trainLinearRanker(examples.slice(0, split), FEATURE_NAMES);
+    // Rated searches only ever train: the held-out past tasks alone decide whether the model beats fusion.
+    const candidate = trainLinearRanker([...examples.slice(0, split), ...rated], FEATURE_NAMES);
     const validation = {
       queries: held.length,
       ranker: round(listMetrics(held.map((e) => ({ order: orderBy(scoreCandidates(candidate, e.features)), labels: e.labels, relevantTotal: e.relevantTotal })))),
       fusion: round(listMetrics(held.map((e) => ({ order: e.labels.map((_, i) => i), labels: e.labels, relevantTotal: e.relevantTotal })))),
     };
     const accepted = rankerBeatsFusion(validation.ranker, validation.fusion);
-    const model: LinearRankerModel = accepted ? trainLinearRanker(examples, FEATURE_NAMES) : candidate;
+    const model: LinearRankerModel = accepted ? trainLinearRanker([...examples, ...rated], FEATURE_NAMES) : candidate;
+    const withRatings = rated.length ? ` and ${rated.length} rated searches` : '';
     const message = accepted
-      ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}; refitted on all ${examples.length}.`
+      ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}; refitted on all ${examples.length} past tasks${withRatings}.`
       : `Rejected: on the newest ${held.length} past tasks the ranker (MRR ${validation.ranker.mrr}, R@10 ${validation.ranker.r10}) did not beat fusion (${validation.fusion.mrr}, ${validation.fusion.r10}); searches keep plain fusion.`;
-    const report: RankerReport = { history_tasks: history.length, examples: examples.length, validation, message };
+    const report: RankerReport = { history_tasks: history.length, examples: examples.length, rated_searches: rated.length, validation, message };
     await this.ranker.save(workspaceId, model, report, accepted);
-    this.logger.log({ workspaceId, accepted, validation }, 'Learned ranker trained');
+    this.logger.log({ workspaceId, accepted, validation, ratedSearches: rated.length }, 'Learned ranker trained');
     return this.ranker.status(workspaceId, message);
+  }
+
+  /**
+   * Rated searches as training lists: each query asked again at the place in the history it was
+   * first asked (tasks imported since are hidden, so a later fix cannot give the answer away),
+   * the files people rated up as its labels (graded by their mean rating), weighted
+   * {@link RATED_SEARCH_WEIGHT}.
+   */
+  private async ratedExamples(workspaceId: string, history: readonly HistoryTaskRow[], options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal }, done: number): Promise<RankingExample[]> {
+    const rated = await this.ratedSearches.list(workspaceId, MAX_RATED_SEARCHES);
+    const out: RankingExample[] = [];
+    for (const [i, r] of rated.entries()) {
+      options.signal?.throwIfAborted();
+      if (this.closed) throw new Error('shutting down');
+      const position = tasksBefore(history, r.searchedAt);
+      const candidates = await this.search.rankingExample(workspaceId, r.query, { createdBefore: r.searchedAt, newerTasks: history.length - position, position }, options.signal);
+      out.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => r.grades.get(c.path) ?? 0), relevantTotal: r.grades.size, weight: RATED_SEARCH_WEIGHT });
+      options.onProgress?.({ done: done + i + 1, total: done + rated.length });
+    }
+    return out;
   }
 }
 
@@ -177,6 +223,13 @@ function usableQueries(history: readonly HistoryTaskRow[], indexed: ReadonlySet<
     if (labels >= 1 && labels <= MAX_LABEL_FILES) out.push(position);
   });
   return out;
+}
+
+/** How many tasks of the (oldest-first) history were created before `at`; undated tasks count as old. */
+function tasksBefore(history: readonly HistoryTaskRow[], at: Date): number {
+  let n = 0;
+  while (n < history.length && (history[n].createdAt === null || history[n].createdAt!.getTime() < at.getTime())) n += 1;
+  return n;
 }
 
 const orderBy = (scores: readonly number[]) => scores.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i).map((x) => x.i);
