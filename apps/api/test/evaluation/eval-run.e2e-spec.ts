@@ -197,6 +197,22 @@ describe('sextant eval run on a hand-made dataset', () => {
     expect(runFile.runs.bm25_rrf['q-huge'][0]).toBe('src/billing/invoice.ts');
   }, 150000);
 
+  it('--simulate-ratings rates the first queries\' relevant results, refits, and scores only the rest', async () => {
+    const res = await runCli(['eval', 'run', '--dataset', datasetDir, '--strategies', 'weighted_default', '--simulate-ratings', '1', '--json', path.join(out, 'rated.json')], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData }, 120000);
+    expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(res.stderr).toMatch(/Simulated ratings: 1 relevant results rated \+1; refitted ranker:/);
+    expect(res.stderr).toMatch(/Phases: index [\d.]+ s, tasks [\d.]+ s, ranker [\d.]+ s, ratings [\d.]+ s, queries/);
+    expect(res.stdout).toMatch(/the scores cover the other 2/);
+    const runFile = await readRunFile(path.join(out, 'rated.json'));
+    expect(Object.keys(runFile.runs.weighted_default).sort()).toEqual(['q-geo', 'q-smtp']);
+    const none = await runCli(['eval', 'run', '--dataset', datasetDir, '--simulate-ratings', '3'], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toMatch(/--simulate-ratings 3 leaves no query to score \(3 have relevant files\)/);
+    const bad = await runCli(['eval', 'run', '--dataset', datasetDir, '--simulate-ratings', 'some'], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData });
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/--simulate-ratings must be a whole number/);
+  }, 150000);
+
   it('prints the tables and writes a report with its SVG chart', () => {
     for (const heading of ['## Overall', '## By query type', '## Significance vs bm25_rrf', '## Latency', '## Complementarity and coverage']) expect(run.stdout).toContain(heading);
     const report = fs.readFileSync(path.join(out, 'report.md'), 'utf8');

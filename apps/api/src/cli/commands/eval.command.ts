@@ -12,6 +12,7 @@ import { BASELINE_LEGS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategi
 import { buildEvaluationReport, publishableReport } from '../../modules/evaluation/evaluation-report';
 import { EvalReportsService } from '../../modules/evaluation/eval-reports.service';
 import { EvaluationService, type EvaluationProgress } from '../../modules/evaluation/evaluation.service';
+import { FeedbackService } from '../../modules/feedback/feedback.service';
 import { RankerTrainingService } from '../../modules/fusion/ranker-training.service';
 import { SearchService } from '../../modules/fusion/search.service';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
@@ -48,6 +49,7 @@ interface RunOpts {
   dataDir?: string;
   keepData?: boolean;
   publish?: string | boolean;
+  simulateRatings?: string;
 }
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -119,6 +121,7 @@ export function registerEval(program: Command): void {
     .option('--fused <strategy>', 'the fused strategy the complementarity/coverage metrics use', DEFAULT_EVAL_STRATEGY)
     .option('--data-dir <dir>', 'data directory for the throw-away workspace (default: a new folder under $SEXTANT_DATA_DIR/eval-runs/, deleted afterwards)')
     .option('--keep-data', 'keep the temporary data directory')
+    .option('--simulate-ratings <n>', 'before scoring, search the first n queries as a user would, rate each relevant file in the top 10 +1 (a perfect rater), refit the ranker, and score only the remaining queries')
     .option('--publish [workspace]', "store the scores and chart in a workspace of this server's database (SEXTANT_DATA_DIR / DATABASE_URL) for the dashboard's Insights page (default workspace: default)")
     .action(async (opts: RunOpts) => {
       const topK = Number(opts.topK);
@@ -130,8 +133,12 @@ export function registerEval(program: Command): void {
       } catch (e) {
         fail((e as Error).message, ExitCode.BadInput);
       }
+      const simulated = opts.simulateRatings === undefined ? 0 : Number(opts.simulateRatings);
+      if (!Number.isInteger(simulated) || simulated < 1) if (opts.simulateRatings !== undefined) fail(`--simulate-ratings must be a whole number of searches from 1, got "${opts.simulateRatings}"`, ExitCode.BadInput);
       const withBaseline = opts.baseline && (!names || [BASELINE_STRATEGY, ...Object.values(BASELINE_LEGS)].some((b) => names.includes(b)));
       const dataset = await loadDatasetOrExit(opts);
+      const answerable = dataset.queries.filter((q) => q.relevant.length > 0).length;
+      if (simulated >= answerable && simulated > 0) fail(`--simulate-ratings ${simulated} leaves no query to score (${answerable} have relevant files)`, ExitCode.BadInput);
       // The workspace to publish to is checked before the (long) evaluation.
       const publishTo = opts.publish ? await openPublishTarget(typeof opts.publish === 'string' ? opts.publish : 'default') : null;
       for (const w of dataset.warnings.slice(0, 10)) err(`warning: ${w}`);
@@ -152,8 +159,12 @@ export function registerEval(program: Command): void {
       const started = Date.now();
       try {
         const evaluation = new EvaluationService(ctx.get(WorkspacesService), ctx.get(IndexingService), ctx.get(TaskHistoryService), ctx.get(SearchService), ctx.get(RankerTrainingService));
-        const run = await evaluation.run({ dataset, strategies, topK, baseline: withBaseline, onProgress: reportProgress });
-        err(`Evaluated ${dataset.queries.length} queries × ${strategies.length + (withBaseline ? 3 : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        const feedback = ctx.get(FeedbackService);
+        const simulateRatings = simulated
+          ? { searches: simulated, rate: (workspaceId: string, searchId: string, itemId: string) => feedback.rate({ workspaceId, role: 'member', principal: 'eval:simulated-rater' }, { search_id: searchId, item_id: itemId, rating: 1 }) }
+          : undefined;
+        const run = await evaluation.run({ dataset, strategies, topK, baseline: withBaseline, onProgress: reportProgress, simulateRatings });
+        err(`Evaluated ${run.scoredQueries.length} queries × ${strategies.length + (withBaseline ? 3 : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         err(`Phases: ${Object.entries(run.phases).map(([phase, s]) => `${phase} ${s.toFixed(2)} s`).join(', ')}`);
         if (run.errors.length) {
           err(`${run.errors.length} searches failed (scored as empty lists), e.g.:`);
@@ -167,11 +178,12 @@ export function registerEval(program: Command): void {
           `Index: ${c.indexed} files, ${c.chunks} chunks; embedder ${config.embeddings.provider}${config.embeddings.provider === 'openai' ? ` (${config.embeddings.model})` : ` (${config.embeddings.dimensions} dims)`}; embedded store (SQLite + in-memory int8).`,
           `Tasks: ${run.tasks.imported + run.tasks.updated} imported, ${run.tasks.skipped} skipped. Each search asks for the top ${topK} files.`,
           ...(run.baselineFiles !== null ? [`Baseline: ${run.baselineFiles} files in FTS5, ${dataset.tasks.length} tasks.`] : []),
+          ...(run.simulatedRatings ? [`Simulated ratings: the first ${run.simulatedRatings.searches} queries were searched and their relevant top-10 results rated +1 (${run.simulatedRatings.ratings} ratings) before the ranker was refitted; the scores cover the other ${run.scoredQueries.length}.`] : []),
           `Learned ranker: ${run.ranker.message}`,
           `Phases (s): ${Object.entries(run.phases).map(([phase, s]) => `${phase} ${s.toFixed(2)}`).join(', ')}.`,
         ];
         const title = `Sextant evaluation — ${dataset.meta?.repo ?? basename(resolve(dataset.dir))}`;
-        const printed = buildEvaluationReport({ runFile: run.runFile, queries: dataset.queries, meta: dataset.meta, fused: opts.fused, title, chart: 'none', notes });
+        const printed = buildEvaluationReport({ runFile: run.runFile, queries: run.scoredQueries, meta: dataset.meta, fused: opts.fused, title, chart: 'none', notes });
         process.stdout.write(printed.markdown);
 
         if (opts.json) {
@@ -181,7 +193,7 @@ export function registerEval(program: Command): void {
         if (opts.report) {
           const reportPath = resolve(opts.report);
           const chartPath = join(dirname(reportPath), `${basename(reportPath, extname(reportPath))}.svg`);
-          const report = buildEvaluationReport({ runFile: run.runFile, queries: dataset.queries, meta: dataset.meta, fused: opts.fused, title, chart: { file: basename(chartPath) }, notes });
+          const report = buildEvaluationReport({ runFile: run.runFile, queries: run.scoredQueries, meta: dataset.meta, fused: opts.fused, title, chart: { file: basename(chartPath) }, notes });
           await mkdir(dirname(reportPath), { recursive: true });
           await writeFile(reportPath, report.markdown, 'utf8');
           await writeFile(chartPath, report.chartSvg, 'utf8');
@@ -197,7 +209,7 @@ export function registerEval(program: Command): void {
         if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
         else err(`Data kept in ${dataDir}`);
         if (publishTo) {
-          const draft = publishableReport(printed, { title, meta: dataset.meta, fused: opts.fused, queries: dataset.queries.length });
+          const draft = publishableReport(printed, { title, meta: dataset.meta, fused: opts.fused, queries: run.scoredQueries.length });
           const published = await publishTo.ctx.get(EvalReportsService).publish(publishTo.workspaceId, draft, `cli:${osUser()}`);
           await publishTo.ctx.close();
           err(`Published report ${published.id} to workspace ${publishTo.slug} (GET /v1/eval/reports/latest, the dashboard's Insights page)`);
@@ -274,6 +286,14 @@ function reportProgress(p: EvaluationProgress): void {
     }
   } else if (p.phase === 'ranker-done') {
     err(`Learned ranker: ${p.status.message}`);
+  } else if (p.phase === 'ratings') {
+    const now = Date.now();
+    if (p.done === p.total || now - lastQueryLine > 5000) {
+      lastQueryLine = now;
+      err(`Simulated ratings: ${p.done}/${p.total} searches`);
+    }
+  } else if (p.phase === 'ratings-done') {
+    err(`Simulated ratings: ${p.ratings} relevant results rated +1; refitted ranker: ${p.status.message}`);
   } else if (p.phase === 'queries') {
     const now = Date.now();
     if (p.done === p.total || now - lastQueryLine > 5000) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { SearchRequestSchema, type EvalRunFile, type IndexJob, type RankerStatus, type TaskImportResult } from '@sextant/contracts';
+import { SearchRequestSchema, type EvalQuery, type EvalRunFile, type IndexJob, type RankerStatus, type TaskImportResult } from '@sextant/contracts';
 import { taskFiles, type EvalDataset } from '@sextant/eval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { RankerTrainingService } from '../fusion/ranker-training.service';
@@ -17,6 +17,8 @@ export type EvaluationProgress =
   | { phase: 'tasks'; result: TaskImportResult }
   | { phase: 'ranker'; done: number; total: number }
   | { phase: 'ranker-done'; status: RankerStatus }
+  | { phase: 'ratings'; done: number; total: number }
+  | { phase: 'ratings-done'; ratings: number; status: RankerStatus }
   | { phase: 'queries'; done: number; total: number }
   | { phase: 'baseline'; files: number };
 
@@ -30,6 +32,12 @@ export interface EvaluationRunOptions {
   baseline?: boolean;
   onProgress?: (p: EvaluationProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Before scoring, ask the first `searches` queries as a user would (default search, top 10),
+   * rate every relevant file among the results +1 through `rate` (a perfect rater), and refit the
+   * ranker; those queries are then left out of the scores. Measures what ratings add.
+   */
+  simulateRatings?: { searches: number; rate: (workspaceId: string, searchId: string, itemId: string) => Promise<unknown> };
 }
 
 /** What {@link EvaluationService.run} produced. */
@@ -44,8 +52,12 @@ export interface EvaluationRun {
   /** Degradations searches reported (`limits`), counted by message. */
   limits: Record<string, number>;
   baselineFiles: number | null;
-  /** Wall-clock seconds per phase: index, tasks (import), ranker (training), queries (all strategies), baseline. */
-  phases: Record<'index' | 'tasks' | 'ranker' | 'queries' | 'baseline', number>;
+  /** Wall-clock seconds per phase: index, tasks (import), ranker (training), ratings (simulated, with the refit), queries (all strategies), baseline. */
+  phases: Record<'index' | 'tasks' | 'ranker' | 'queries' | 'baseline', number> & { ratings?: number };
+  /** The queries the run file scores (all with relevant files, less those rated in a simulation). */
+  scoredQueries: EvalQuery[];
+  /** Set when ratings were simulated: how many, on how many searches. */
+  simulatedRatings: { searches: number; ratings: number } | null;
   /** The learned ranker fitted on the dataset's tasks (what the default strategy then uses). */
   ranker: RankerStatus;
 }
@@ -74,7 +86,7 @@ export class EvaluationService {
 
     const phases: EvaluationRun['phases'] = { index: 0, tasks: 0, ranker: 0, queries: 0, baseline: 0 };
     let phaseStarted = performance.now();
-    const endPhase = (phase: keyof EvaluationRun['phases']) => {
+    const endPhase = (phase: 'index' | 'tasks' | 'ranker' | 'ratings' | 'queries' | 'baseline') => {
       phases[phase] = Math.round((performance.now() - phaseStarted) / 10) / 100;
       phaseStarted = performance.now();
     };
@@ -93,11 +105,33 @@ export class EvaluationService {
     endPhase('tasks');
     onProgress?.({ phase: 'tasks', result: tasks });
     // As a server would after this import: the default strategy uses the ranker when the history allows one.
-    const ranker: RankerStatus = this.rankerTraining
+    let ranker: RankerStatus = this.rankerTraining
       ? await this.rankerTraining.train(ws.id, { signal, onProgress: (p) => onProgress?.({ phase: 'ranker', ...p }) })
       : { state: 'none', model_version: null, trained_at: null, history_tasks: dataset.tasks.length, trained_on_tasks: null, examples: 0, rated_searches: 0, validation: null, top_weights: [], message: 'Not trained (this run measures fusion alone).' };
     endPhase('ranker');
     onProgress?.({ phase: 'ranker-done', status: ranker });
+
+    let queries = dataset.queries.filter((q) => q.relevant.length > 0);
+    let simulatedRatings: EvaluationRun['simulatedRatings'] = null;
+    if (options.simulateRatings && this.rankerTraining) {
+      const rated = queries.slice(0, options.simulateRatings.searches);
+      queries = queries.slice(rated.length);
+      let ratings = 0;
+      for (const [i, q] of rated.entries()) {
+        signal?.throwIfAborted();
+        // Logged like a user's search, so the rating finds its pool; the rater sees the first page.
+        const request = SearchRequestSchema.safeParse({ query: q.query, top_k: 10 });
+        if (!request.success) continue; // refused (e.g. too long): this query is simply not rated
+        const response = await this.search.search(ws.id, request.data, { cache: false, signal });
+        const relevant = new Set(q.relevant);
+        for (const r of response.results) if (relevant.has(r.path)) (await options.simulateRatings.rate(ws.id, response.search_id, r.id), (ratings += 1));
+        onProgress?.({ phase: 'ratings', done: i + 1, total: rated.length });
+      }
+      ranker = await this.rankerTraining.train(ws.id, { signal });
+      simulatedRatings = { searches: rated.length, ratings };
+      endPhase('ratings');
+      onProgress?.({ phase: 'ratings-done', ratings, status: ranker });
+    }
 
     const runs: EvalRunFile['runs'] = {};
     const latency: NonNullable<EvalRunFile['latency_ms']> = {};
@@ -107,7 +141,6 @@ export class EvaluationService {
     }
     const errors: EvaluationRun['errors'] = [];
     const limits: Record<string, number> = {};
-    const queries = dataset.queries.filter((q) => q.relevant.length > 0);
     for (const [qi, q] of queries.entries()) {
       signal?.throwIfAborted();
       // Rotate the order per query so no strategy always pays first-call costs (query embedding).
@@ -158,11 +191,16 @@ export class EvaluationService {
       }
       endPhase('baseline');
     }
-    return { runFile: { runs, latency_ms: latency }, workspaceId: ws.id, index: job, tasks, errors, limits, baselineFiles, phases, ranker };
+    return { runFile: { runs, latency_ms: latency }, workspaceId: ws.id, index: job, tasks, errors, limits, baselineFiles, phases: inTimeOrder(phases), ranker, scoredQueries: queries, simulatedRatings };
   }
 }
 
 /** A file can come back once per repository; the dataset has one repository, so keep first occurrences. */
 function uniquePaths(paths: readonly string[]): string[] {
   return [...new Set(paths)];
+}
+
+/** The phases in the order they ran (a simulation's ratings come between ranker and queries). */
+function inTimeOrder(p: EvaluationRun['phases']): EvaluationRun['phases'] {
+  return { index: p.index, tasks: p.tasks, ranker: p.ranker, ...(p.ratings !== undefined ? { ratings: p.ratings } : {}), queries: p.queries, baseline: p.baseline };
 }
