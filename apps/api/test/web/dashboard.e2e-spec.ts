@@ -9,7 +9,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import request from 'supertest';
+import { FEATURE_NAMES } from '@sextant/retrieval';
 import { EvalReportsService } from '../../src/modules/evaluation/eval-reports.service';
+import { LearnedRankerService } from '../../src/modules/fusion/learned-ranker.service';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { RealtimeGateway } from '../../src/modules/realtime/realtime.gateway';
 import { createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
@@ -309,6 +311,11 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
       expect(await card.locator('text=No changes yet').count()).toBe(c.history.length > 1 ? 0 : 1);
     }
     await expect(page.locator('.card:has-text("Ratings")').innerText()).resolves.toMatch(/\d+ helpful · \d+ not relevant/);
+    // Three past tasks are too few for a learned ranker: the card says so and how it will come.
+    const rankerCard = page.locator('[data-testid="ranker-card"]');
+    await expect(rankerCard.getAttribute('data-state')).resolves.toBe('none');
+    await expect(rankerCard.innerText()).resolves.toMatch(/not trained yet[\s\S]*once the history has 100 tasks[\s\S]*History: 3 past tasks/);
+    expect(await rankerCard.locator('[data-testid="ranker-validation"]').count()).toBe(0);
 
     // An admin sets the conceptual weights elsewhere: the open page follows live (weights:updated), no reload.
     const conceptual = page.locator('[data-query-class="conceptual"]');
@@ -350,6 +357,24 @@ describeBrowser('web dashboard in chromium (local mode)', () => {
     // The chart is shown as an image, so a script inside a published SVG never runs.
     expect(await page.evaluate(() => (window as any).pwned)).toBeUndefined();
     await shot(page, 'insights-eval-report', true);
+  });
+
+  it('the insights page shows an active learned ranker: what it was fitted on and how it did against fusion', async () => {
+    const workspaceId = (await t.app.get(WorkspacesService).ensureDefault()).id;
+    const weights = FEATURE_NAMES.map((f) => (f === 'bm25.task.vote' ? 1.25 : f === 'kind.test' ? -0.5 : 0));
+    const model = { featureNames: [...FEATURE_NAMES], mean: FEATURE_NAMES.map(() => 0), std: FEATURE_NAMES.map(() => 1), weights, calibration: { a: 1, b: 0 } };
+    const validation = { queries: 40, ranker: { mrr: 0.712, r10: 0.845 }, fusion: { mrr: 0.655, r10: 0.83 } };
+    await t.app.get(LearnedRankerService).save(workspaceId, model, { history_tasks: 160, examples: 160, rated_searches: 12, validation, message: 'Active: fitted for this test.' }, true);
+    await page.goto(`${t.url}/#/insights`);
+    await page.reload();
+    const card = page.locator('[data-testid="ranker-card"][data-state="active"]');
+    await card.waitFor();
+    await expect(card.locator('h3').innerText()).resolves.toMatch(/active: it orders default searches · model v\d+/);
+    await expect(card.locator('[data-testid="ranker-training"]').innerText()).resolves.toMatch(/\(160 when fitted\) · trained on 160 past tasks asked as queries and 12 rated searches/);
+    await expect(card.locator('tr[data-order="ranker"]').innerText()).resolves.toMatch(/0\.712\s+0\.845/);
+    await expect(card.locator('tr[data-order="fusion"]').innerText()).resolves.toMatch(/0\.655\s+0\.830/);
+    await expect(card.locator('[data-testid="ranker-weights"]').innerText()).resolves.toBe('Leans on: bm25.task.vote +1.25 · kind.test -0.50');
+    await shot(page, 'insights-ranker', true);
   });
 });
 

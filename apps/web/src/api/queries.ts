@@ -13,6 +13,7 @@ export const queryKeys = {
   jobs: ['jobs'] as const,
   tasks: (q: TaskListParams) => ['tasks', q] as const,
   weights: ['weights'] as const,
+  ranker: ['ranker'] as const,
 };
 
 export interface Me {

@@ -2,6 +2,7 @@ import type { EvalReport, WeightsResponse } from '@sextant/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { api, errorText, isNotFound } from '../api/client';
 import { queryKeys } from '../api/queries';
+import { RankerCard } from '../components/ranker-card';
 import { CurrentWeightsChart, RatingsChart, WeightsHistoryChart } from '../components/weights-charts';
 import { useRealtime } from '../realtime/realtime-provider';
 
@@ -41,6 +42,9 @@ export function InsightsPage() {
           </div>
         </>
       )}
+      <h2>Learned ranker</h2>
+      <p className="muted small">Fitted on the workspace's own history and on rated searches; it orders default searches when it beats plain fusion on past tasks held out from its training.</p>
+      <RankerCard />
       <h2>Evaluation</h2>
       <EvaluationReportCard />
     </section>
