@@ -150,13 +150,16 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     expect(Number.isFinite(gapBefore)).toBe(true);
 
     const rated = 12;
+    const toRate: Array<{ search_id: string; item_id: string }> = [];
     for (let i = 0; i < rated; i++) {
       // One of them rates a chunk (a function of the test), which counts for its file.
       const res = await search(i, i === 0 ? 'chunk' : 'file');
       const test = res.results.find((r) => r.path === `tests/test_m${i}.py`);
       expect(test).toBeDefined();
-      await api().post('/v1/feedback').send({ search_id: res.search_id, item_id: test!.id, rating: 1 }).expect(200);
+      toRate.push({ search_id: res.search_id, item_id: test!.id });
     }
+    // Back to back, well inside the 5 s debounce: one refit sees all twelve.
+    for (const r of toRate) await api().post('/v1/feedback').send({ ...r, rating: 1 }).expect(200);
     // No train call: ten newly rated searches make the server refit on its own (debounced).
     await waitFor(async () => RankerStatusSchema.parse((await api().get('/v1/ranker').expect(200)).body).rated_searches === rated, { what: 'a refit with the ratings', timeoutMs: 60_000 });
     const status = RankerStatusSchema.parse((await api().get('/v1/ranker').expect(200)).body);
