@@ -90,4 +90,13 @@ describe('firstParagraph', () => {
     expect(firstParagraph(`${'x'.repeat(301)}\n\nbody`)).toBeNull();
     expect(firstParagraph(`${'x'.repeat(300)}\n\nbody`)).toBe('x'.repeat(300));
   });
+
+  it('takes a heading line followed by a body without a blank line, but not a traceback header, a greeting or code', () => {
+    expect(firstParagraph('Cookies vanish behind a proxy\nTwo Cookie headers arrive; the second one is lost on the way.')).toBe('Cookies vanish behind a proxy');
+    expect(firstParagraph('Traceback (most recent call last):\n  File "app.py", line 3, in <module>\n    main()')).toBeNull();
+    expect(firstParagraph('Hi team,\nthe cookie parser drops the second Cookie header behind our proxy.')).toBeNull();
+    expect(firstParagraph('def parse(header):\n    return header.split(";")\n')).toBeNull();
+    // Too little follows to make the first line a title.
+    expect(firstParagraph('Cookies vanish behind a proxy\nsince 2.1')).toBeNull();
+  });
 });

@@ -131,18 +131,25 @@ export function weightQueryTerms(text: string, options: WeightQueryTermsOptions 
 export const MAX_TITLE_CHARS = 300;
 
 /**
- * The first paragraph of a multi-paragraph query (an issue's title, a commit's subject) when
- * it is short enough to be a title and something follows it; else null.
+ * The title of a query that has one: its first line, when a blank line and more text follow it
+ * (an issue's title, a commit's subject), or when it reads as a heading and at least twice as
+ * much text follows on the next lines (some trackers export an issue as title, newline, body;
+ * a first line ending in `:` `,` `;` or an open bracket is a traceback header, a greeting or
+ * code, not a title). Null for one-line queries and first lines over {@link MAX_TITLE_CHARS}.
  *
  * @example
  * firstParagraph('Cookies vanish behind a proxy\n\nTwo Cookie headers arrive...') // 'Cookies vanish behind a proxy'
+ * firstParagraph('Cookies vanish behind a proxy\nTwo Cookie headers arrive; the second is lost.') // 'Cookies vanish behind a proxy'
  * firstParagraph('validate_token') // null
  */
 export function firstParagraph(query: string): string | null {
   const text = query.trim();
-  const blank = /\n[ \t]*\n/.exec(text);
-  if (!blank) return null;
-  const head = text.slice(0, blank.index).trim();
-  const rest = text.slice(blank.index + blank[0].length).trim();
-  return head && rest && head.length <= MAX_TITLE_CHARS ? head : null;
+  const newline = text.indexOf('\n');
+  if (newline < 0) return null;
+  const head = text.slice(0, newline).trim();
+  const after = text.slice(newline + 1);
+  const rest = after.trim();
+  if (!head || !rest || head.length > MAX_TITLE_CHARS) return null;
+  if (/^[ \t]*\n/.test(after)) return head;
+  return rest.length >= 2 * head.length && !/[:,;([{]$/.test(head) ? head : null;
 }
