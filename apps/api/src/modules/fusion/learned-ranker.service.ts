@@ -30,6 +30,8 @@ export interface RankerReport {
   examples: number;
   /** Rated searches among the training queries (absent in reports of models fitted before ratings trained the ranker). */
   rated_searches?: number;
+  /** Searches with a result rated up when the model was fitted (RatedSearchesRepository.count): new ratings are counted from here. */
+  rated_seen?: number;
   validation: RankerStatus['validation'];
   message: string;
 }
@@ -155,6 +157,12 @@ export class LearnedRankerService {
     }
     this.active.delete(workspaceId);
     return row;
+  }
+
+  /** The report of the newest fit (active or not), or null before the first. */
+  async lastReport(workspaceId: string): Promise<RankerReport | null> {
+    const latest = await this.rows.findOne({ where: { workspaceId }, order: { version: 'DESC' } });
+    return latest ? (JSON.parse(latest.report) as RankerReport) : null;
   }
 
   /** The newest model row (active or not) and the active one, for status. */

@@ -51,3 +51,36 @@ describe('RankerTrainingService at shutdown', () => {
     expect(s.afterShutdown()).toBe(0);
   });
 });
+
+describe('RankerTrainingService refits', () => {
+  /** An active model fitted on 150 tasks when `seen` searches had a result rated up; `rated` have now. */
+  function service(history: number, seen: number, rated: number) {
+    const ranker = {
+      status: async () => ({ state: 'active', history_tasks: history, trained_on_tasks: 150, rated_searches: Math.min(seen, 200) }),
+      lastReport: async () => ({ rated_seen: seen }),
+    } as unknown as LearnedRankerService;
+    const ratedSearches = { count: async () => rated } as unknown as RatedSearchesRepository;
+    const s = new RankerTrainingService({} as SearchService, ranker, {} as TasksRepository, {} as FilesRepository, ratedSearches);
+    const train = jest.spyOn(s, 'train').mockResolvedValue({} as never);
+    return { refit: () => (s as unknown as { retrainIfGrown(ws: string): Promise<void> }).retrainIfGrown('ws'), train };
+  }
+
+  it('after ten newly rated searches, counted from the last fit (not from the searches it could use)', async () => {
+    // 250 rated searches when fitted, 200 of them used (the cap): five more is not yet a reason.
+    const few = service(150, 250, 255);
+    await few.refit();
+    expect(few.train).not.toHaveBeenCalled();
+    const ten = service(150, 250, 260);
+    await ten.refit();
+    expect(ten.train).toHaveBeenCalledWith('ws');
+  });
+
+  it('when the history grew by a fifth, whatever the ratings', async () => {
+    const grown = service(180, 0, 0);
+    await grown.refit();
+    expect(grown.train).toHaveBeenCalled();
+    const same = service(179, 0, 0);
+    await same.refit();
+    expect(same.train).not.toHaveBeenCalled();
+  });
+});

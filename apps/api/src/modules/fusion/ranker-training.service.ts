@@ -126,8 +126,10 @@ export class RankerTrainingService implements OnModuleDestroy {
     const now = status.history_tasks;
     if (now < MIN_HISTORY_TASKS) return;
     const grown = now >= trainedOn * (1 + RETRAIN_GROWTH);
-    const newlyRated = status.state !== 'none' && !grown ? (await this.ratedSearches.count(workspaceId)) - status.rated_searches : 0;
-    if (status.state !== 'none' && !grown && newlyRated < RETRAIN_RATED_SEARCHES) return;
+    if (status.state !== 'none' && !grown) {
+      const seen = (await this.ranker.lastReport(workspaceId))?.rated_seen ?? 0;
+      if ((await this.ratedSearches.count(workspaceId)) - seen < RETRAIN_RATED_SEARCHES) return;
+    }
     await this.train(workspaceId);
   }
 
@@ -157,6 +159,7 @@ export class RankerTrainingService implements OnModuleDestroy {
       examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? labelGrade(c.path) : 0)), relevantTotal: relevant.size, position });
       options.onProgress?.({ done: i + 1, total: chosen.length });
     }
+    const ratedSeen = await this.ratedSearches.count(workspaceId);
     const rated = await this.ratedExamples(workspaceId, history, options, examples.length);
     const split = Math.floor(examples.length * (1 - VALIDATION_SHARE));
     const held = examples.slice(split);
@@ -173,7 +176,7 @@ export class RankerTrainingService implements OnModuleDestroy {
     const message = accepted
       ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}; refitted on all ${examples.length} past tasks${withRatings}.`
       : `Rejected: on the newest ${held.length} past tasks the ranker (MRR ${validation.ranker.mrr}, R@10 ${validation.ranker.r10}) did not beat fusion (${validation.fusion.mrr}, ${validation.fusion.r10}); searches keep plain fusion.`;
-    const report: RankerReport = { history_tasks: history.length, examples: examples.length, rated_searches: rated.length, validation, message };
+    const report: RankerReport = { history_tasks: history.length, examples: examples.length, rated_searches: rated.length, rated_seen: ratedSeen, validation, message };
     await this.ranker.save(workspaceId, model, report, accepted);
     this.logger.log({ workspaceId, accepted, validation, ratedSearches: rated.length }, 'Learned ranker trained');
     return this.ranker.status(workspaceId, message);

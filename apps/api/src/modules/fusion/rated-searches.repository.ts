@@ -48,10 +48,14 @@ export class RatedSearchesRepository {
       order: { updatedAt: 'DESC' },
       take: MAX_RATING_ROWS,
     });
-    const chunkIds = [...new Set(rows.filter((r) => !r.itemId.startsWith('file:')).map((r) => r.itemId))];
+    // The newest searches first (rows come newest first); a few spare ones stand in for searches whose ratings are all negative.
+    const searches = [...new Set(rows.map((r) => r.searchId))].slice(0, limit * 3);
+    const wanted = new Set(searches);
+    const recent = rows.filter((r) => wanted.has(r.searchId));
+    const chunkIds = [...new Set(recent.filter((r) => !r.itemId.startsWith('file:')).map((r) => r.itemId))];
     const chunkPaths = new Map((chunkIds.length ? await this.chunks.get(chunkIds, { workspaceId }) : []).map((p) => [p.id, p.payload.path]));
     const bySearch = new Map<string, Map<string, number[]>>();
-    for (const r of rows) {
+    for (const r of recent) {
       const path = r.itemId.startsWith('file:') ? r.itemId.slice(r.itemId.indexOf(':', 5) + 1) : chunkPaths.get(r.itemId);
       if (!path) continue;
       const files = bySearch.get(r.searchId) ?? new Map<string, number[]>();
