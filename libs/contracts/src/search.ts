@@ -116,6 +116,12 @@ export const SearchResultSchema = z.object({
         contributions: z.array(z.object({ feature: z.string(), value: z.number() })),
       })
       .optional(),
+    /**
+     * Present when the query was also searched by its title (a multi-line issue report with the
+     * learned ranker active): the file's calibrated score for the title alone and for the whole
+     * text (0 where that search did not rank it); `score` is their mean weighted 1 : title_weight.
+     */
+    title_search: z.object({ title_score: z.number(), text_score: z.number(), title_weight: z.number() }).optional(),
   }),
   /** The reranker's 0–4 score and band, when the search asked for `rerank: true`. */
   rerank: RerankVerdictSchema.optional(),

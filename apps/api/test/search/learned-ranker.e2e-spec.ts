@@ -97,6 +97,13 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     const issue = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: `${title}\n\n${body}` }).expect(200)).body);
     expect(issue.timings_ms.title_wait).toBeGreaterThanOrEqual(0);
     expect(issue.results.slice(0, 2).map((r) => r.path)).toContain('src/m8/service.py');
+    // Each result says what the two searches gave it; its score is their weighted mean.
+    const m8 = issue.results.find((r) => r.path === 'src/m8/service.py')!;
+    expect(m8.explain.title_search!.title_score).toBeGreaterThan(m8.explain.title_search!.text_score);
+    for (const r of issue.results) {
+      const t = r.explain.title_search!;
+      expect(r.score).toBeCloseTo((t.text_score + t.title_weight * t.title_score) / (1 + t.title_weight), 4);
+    }
     expect(issue.results.map((r) => r.score)).toEqual([...issue.results.map((r) => r.score)].sort((a, b) => b - a));
     for (const r of issue.results) {
       expect(r.score).toBeGreaterThanOrEqual(0);
@@ -105,6 +112,7 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     // Without a body (or a title too long to be one) there is no second search.
     const single = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: title }).expect(200)).body);
     expect(single.timings_ms.title_wait).toBeUndefined();
+    expect(single.results.every((r) => r.explain.title_search === undefined)).toBe(true);
     // Requests that choose their strategy get exactly that: no ranker, no title search.
     const chosen = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: `${title}\n\n${body}`, strategy: 'rrf' }).expect(200)).body);
     expect(chosen.timings_ms.title_wait).toBeUndefined();

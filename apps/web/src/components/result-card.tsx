@@ -119,7 +119,10 @@ export const ResultCard = memo(
             </span>
           ) : result.explain.ranker ? (
             // The learned ranker's scores are calibrated: the chance this file is one a past task like this query touched.
-            <span className="result-score" title={`calibrated relevance ${result.score.toFixed(3)} (learned ranker v${result.explain.ranker.model_version})`}>
+            <span
+              className="result-score"
+              title={`calibrated relevance ${result.score.toFixed(3)} (learned ranker v${result.explain.ranker.model_version})${result.explain.title_search ? `: ${result.explain.title_search.title_score.toFixed(3)} for the title alone, ${result.explain.title_search.text_score.toFixed(3)} for the whole text` : ''}`}
+            >
               {Math.round(result.score * 100)}% likely
             </span>
           ) : (

@@ -74,6 +74,8 @@ type RankedFile = FusedItem & {
   scoreBeforePrior: number;
   mention?: FileMention;
   ranker?: { version: number; rankScore: number; contributions: Array<{ feature: string; value: number }> };
+  /** Set when the query was also searched by its title: the file's calibrated score in each search (0 where one lacks it). */
+  titleSearch?: { title: number; text: number };
 };
 
 export interface SearchOptions {
@@ -285,7 +287,11 @@ export class SearchService {
       const titleStarted = performance.now();
       const byTitle = await titlePass.catch((err: Error) => (limits.push(`title search: ${err.message}`), [] as RankedFile[]));
       timings.title_wait = round(performance.now() - titleStarted);
-      if (byTitle.length) fused = mergeByScore(fused, byTitle, TITLE_WEIGHT);
+      if (byTitle.length) {
+        const text = new Map(fused.map((f) => [f.id, f.score]));
+        const byId = new Map(byTitle.map((f) => [f.id, f.score]));
+        fused = mergeByScore(fused, byTitle, TITLE_WEIGHT).map((f) => ({ ...f, titleSearch: { title: byId.get(f.id) ?? 0, text: text.get(f.id) ?? 0 } }));
+      }
     }
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
@@ -681,6 +687,7 @@ export class SearchService {
           ...(item.ranker
             ? { ranker: { model_version: item.ranker.version, rank_score: round(item.ranker.rankScore, 4), contributions: item.ranker.contributions.map((c) => ({ feature: c.feature, value: round(c.value, 4) })) } }
             : {}),
+          ...(item.titleSearch ? { title_search: { title_score: round(item.titleSearch.title, 6), text_score: round(item.titleSearch.text, 6), title_weight: TITLE_WEIGHT } } : {}),
         },
       };
     });
