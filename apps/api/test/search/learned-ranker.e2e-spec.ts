@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import request from 'supertest';
@@ -135,6 +135,12 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     const trained = await runCli(['ranker', 'train', '--json'], env, 60_000);
     expect(trained.code).toBe(0);
     expect(RankerStatusSchema.parse(JSON.parse(trained.stdout)).state).toBe('active');
+    // `sextant search` says why the ranker put each file where it is, and what the title search gave it.
+    const issueFile = join(t.dataDir, 'issue.txt');
+    writeFileSync(issueFile, `Customers report ${WORDS[8]} ${SECOND[8]} problem\n\nWhen I open the ${WORDS[3]} page the ${SECOND[3]} list looks odd, then it works again.`);
+    const searched = await runCli(['search', '--query-file', issueFile], env, 60_000);
+    expect(searched.code).toBe(0);
+    expect(searched.stdout).toMatch(/ranker v\d+: [a-z.0-9_]+ [+-]\d\.\d\d.*; title alone 0\.\d\d, whole text 0\.\d\d/);
     const bad = await runCli(['ranker', 'status', '--workspace', 'nope'], env);
     expect(bad.code).toBe(3);
   }, 90_000);

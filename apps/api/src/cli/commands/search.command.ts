@@ -21,6 +21,11 @@ export function formatSearchTable(res: SearchResponse): string {
     lines.push(`${String(r.rank).padStart(3)}. ${r.score.toFixed(4)}  ${r.repo_name ? `${r.repo_name}/` : ''}${where}${band}`);
     lines.push(`      sources: ${sources}${r.chunk?.symbol ? `   symbol: ${r.chunk.symbol}` : ''}`);
     if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
+    if (r.explain.ranker) {
+      const why = r.explain.ranker.contributions.slice(0, 3).map((c) => `${c.feature} ${c.value >= 0 ? '+' : ''}${c.value.toFixed(2)}`).join(', ');
+      const title = r.explain.title_search ? `; title alone ${r.explain.title_search.title_score.toFixed(2)}, whole text ${r.explain.title_search.text_score.toFixed(2)}` : '';
+      lines.push(`      ranker v${r.explain.ranker.model_version}: ${why}${title}`);
+    }
   }
   for (const e of res.external ?? []) {
     const band = e.rerank ? `  [${e.rerank.band} ${e.rerank.score.toFixed(1)}/4]` : '';
