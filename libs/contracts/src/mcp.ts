@@ -3,7 +3,7 @@ import { ExternalResultSchema } from './external-sources';
 import { RerankVerdictSchema } from './rerank';
 import { PathGlobListSchema } from './path-glob';
 
-import { MAX_QUERY_CHARS } from './search';
+import { MAX_QUERY_CHARS, RankerExplainSchema, TitleSearchExplainSchema } from './search';
 /**
  * Inputs and outputs of the MCP tools served at `POST /mcp` and by `sextant mcp --stdio`.
  * `search` and `fetch` follow seed 004 field for field; the others follow seeds 000
@@ -76,6 +76,9 @@ export const McpSearchResultSchema = z.object({
         chunk_type: z.string(),
         /** The chunk follows syntax-tree boundaries (false for plain line windows). */
         ast: z.boolean(),
+        /** Why the learned ranker placed the file here, when it ordered the search. */
+        ranker: RankerExplainSchema.optional(),
+        title_search: TitleSearchExplainSchema.optional(),
       })
       .loose(),
   }),

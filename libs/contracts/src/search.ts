@@ -90,6 +90,20 @@ export const ChunkEvidenceSchema = z.object({
 });
 export type ChunkEvidence = z.infer<typeof ChunkEvidenceSchema>;
 
+/** The learned ranker's part of a result's explanation: model version, raw score, the features that weighed most. */
+export const RankerExplainSchema = z.object({
+  model_version: z.number().int(),
+  rank_score: z.number(),
+  contributions: z.array(z.object({ feature: z.string(), value: z.number() })),
+});
+
+/**
+ * Present when the query was also searched by its title (a multi-line issue report with the
+ * learned ranker active): the file's calibrated score for the title alone and for the whole
+ * text (0 where that search did not rank it); `score` is their mean weighted 1 : title_weight.
+ */
+export const TitleSearchExplainSchema = z.object({ title_score: z.number(), text_score: z.number(), title_weight: z.number() });
+
 export const SearchResultSchema = z.object({
   /** `file:<repo_id>:<path>` for files, the chunk id for chunks — what feedback and fetch refer to. */
   id: z.string(),
@@ -109,19 +123,8 @@ export const SearchResultSchema = z.object({
     prior: z.number(),
     score_before_prior: z.number(),
     /** Present when the workspace's learned ranker ordered the results: its raw score and the features that weighed most. */
-    ranker: z
-      .object({
-        model_version: z.number().int(),
-        rank_score: z.number(),
-        contributions: z.array(z.object({ feature: z.string(), value: z.number() })),
-      })
-      .optional(),
-    /**
-     * Present when the query was also searched by its title (a multi-line issue report with the
-     * learned ranker active): the file's calibrated score for the title alone and for the whole
-     * text (0 where that search did not rank it); `score` is their mean weighted 1 : title_weight.
-     */
-    title_search: z.object({ title_score: z.number(), text_score: z.number(), title_weight: z.number() }).optional(),
+    ranker: RankerExplainSchema.optional(),
+    title_search: TitleSearchExplainSchema.optional(),
   }),
   /** The reranker's 0–4 score and band, when the search asked for `rerank: true`. */
   rerank: RerankVerdictSchema.optional(),

@@ -76,6 +76,8 @@ export function toMcpResult(r: SearchResult): McpSearchResult {
         related_tasks: r.explain.related_tasks.map((t) => ({ task_id: t.task_id, title: t.title, score: t.score })),
         chunk_type: c.chunk_type,
         ast: c.chunk_type !== 'window',
+        ...(r.explain.ranker ? { ranker: r.explain.ranker } : {}),
+        ...(r.explain.title_search ? { title_search: r.explain.title_search } : {}),
       },
     },
     ...(r.rerank ? { rerank: r.rerank } : {}),
@@ -95,6 +97,11 @@ function renderSearch(out: McpSearchOutput, searchId: string): string {
     lines.push(`   id: ${r.id}   ${r.url}`);
     if (r.metadata.symbols.length) lines.push(`   symbol: ${r.metadata.symbols.join(', ')}`);
     if (tasks.length) lines.push(`   past work: ${tasks.join('; ')}`);
+    const ranker = r.metadata.explain.ranker;
+    if (ranker) {
+      const title = r.metadata.explain.title_search;
+      lines.push(`   ranked by: ${ranker.contributions.slice(0, 3).map((c) => `${c.feature} ${c.value >= 0 ? '+' : ''}${c.value.toFixed(2)}`).join(', ')}${title ? `; title alone ${title.title_score.toFixed(2)}, whole text ${title.text_score.toFixed(2)}` : ''}`);
+    }
     lines.push(...firstLines(r.snippet, 4).split('\n').map((l) => `   | ${l}`), '');
   });
   if (out.external?.length) {
