@@ -193,6 +193,27 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     await expect(page.locator('.result-score').first().innerText()).resolves.toMatch(/^\d\.\d{3}$/);
   });
 
+  it('takes a pasted issue report with its lines: Shift+Enter adds a line, Enter searches the whole text, the traceback frame leads', async () => {
+    const page = await open(reader);
+    const box = page.locator('#search-input');
+    await box.click();
+    await page.keyboard.type('Negative page sizes crash the service');
+    await page.keyboard.press('Shift+Enter');
+    expect(await page.locator('.search-status[data-status="done"]').count()).toBe(0); // no search yet
+    await page.keyboard.press('Shift+Enter');
+    // The rest arrives at once with its line breaks, as a paste does.
+    await page.keyboard.insertText('Traceback (most recent call last):\n  File "/srv/app/src/util/math.go", line 5, in Clamp\npanic: runtime error');
+    const text = await box.inputValue();
+    expect(text.split('\n')).toHaveLength(5);
+    await expect(box.getAttribute('rows')).resolves.toBe('5');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.search-status[data-status="done"]');
+    // The whole text, line breaks included, is what was searched (the address holds it).
+    expect(new URLSearchParams(new URL(page.url()).hash.split('?')[1]).get('q')).toBe(text);
+    await expect(page.locator('.result').first().getAttribute('data-path')).resolves.toBe('src/util/math.go');
+    await shot(page, 'search-issue-report');
+  });
+
   it('lets an admin watch, re-index and remove repositories, and shows a failed clone’s reason at once', async () => {
     const spare = makeFixtureRepo({ 'a.py': 'def a():\n    return 1\n' });
     const spareId = (await api().post('/v1/repos').set(bearer(admin)).send({ path: spare, name: 'spare', index: false }).expect(201)).body.id;

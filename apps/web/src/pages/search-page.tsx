@@ -10,6 +10,8 @@ import { useStreamedSearch, type SearchOptions } from '../realtime/use-streamed-
 import { hashFor } from '../lib/hash-route';
 
 const STRATEGIES = ['weighted', 'rrf', 'cascade', 'vote', 'concat'] as const;
+/** The query box grows with a pasted report up to this many lines, then scrolls. */
+const MAX_INPUT_ROWS = 8;
 const SOURCES = ['file.dense', 'file.keyword', 'file.symbol', 'task.dense', 'task.keyword', 'file.graph'] as const;
 const splitList = (s: string) =>
   s
@@ -80,7 +82,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
   const [filtersOpen, setFiltersOpen] = useState(Boolean(initial.langs || initial.include || initial.exclude || initial.sources.length < SOURCES.length));
   /** The URL of the search on screen: a hash change to anything else (back button, pasted link) runs that search. */
   const shownHash = useRef<string | null>(null);
-  const inputRef = useRef<HTMLInputElement>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
   const cardRefs = useRef(new Map<string, HTMLElement>());
 
   const myRatings = useMyRatings(state.searchId);
@@ -196,17 +198,21 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
           <label htmlFor="search-input" className="visually-hidden">
             Search code and task history
           </label>
-          <input
+          {/* A textarea so a pasted issue report keeps its lines (title, traceback frames); Enter searches, Shift+Enter adds a line. */}
+          <textarea
             id="search-input"
             ref={inputRef}
-            type="search"
-            placeholder="Where is session refresh handled?  (press / to focus)"
+            rows={Math.min(MAX_INPUT_ROWS, query.split('\n').length)}
+            placeholder="Where is session refresh handled?  (press / to focus; paste a whole issue report, Shift+Enter for a new line)"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
             autoComplete="off"
             spellCheck={false}
             onKeyDown={(e) => {
-              if (e.key === 'ArrowDown' && state.results[0]) {
+              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                e.currentTarget.form?.requestSubmit();
+              } else if (e.key === 'ArrowDown' && state.results[0] && !query.includes('\n')) {
                 e.preventDefault();
                 cardRefs.current.get(state.results[0].id)?.focus();
               }
