@@ -38,6 +38,7 @@ import { FusionWeightsService } from '../fusion/fusion-weights.service';
 import { SearchLogService } from '../fusion/search-log.service';
 import { STRUCTURAL_PRIORS } from '../fusion/structural-priors.provider';
 import type { SearchPoolEntity } from '../fusion/search-log.entity';
+import { SHOWN_POOL_SOURCE } from '../fusion/search-log.service';
 import { FeedbackEvents } from '../realtime/realtime.events';
 import { FeedbackRatingEntity } from './feedback-rating.entity';
 import { FeedbackUpdateEntity } from './feedback-update.entity';
@@ -233,10 +234,11 @@ export class FeedbackService implements FeedbackRater {
 /** The file path of a file result id (`file:<repo uuid>:<path>`), as SearchService derives it. */
 const pathOfItem = (id: string) => id.slice(id.indexOf(':', 5) + 1);
 
-/** Pool rows -> one ranked list per source, in logged rank order. */
+/** Pool rows -> one ranked list per source, in logged rank order (shown-only results are no source's list). */
 export function toRankings(rows: readonly SearchPoolEntity[]): SourceRanking[] {
   const bySource = new Map<string, SearchPoolEntity[]>();
-  for (const r of rows) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  // Results the search showed that no source ranked can be rated (they train the learned ranker) but are no source's ranking.
+  for (const r of rows) if (r.source !== SHOWN_POOL_SOURCE) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
   return [...bySource].map(([source, list]) => ({ source, items: [...list].sort((a, b) => a.rank - b.rank).map((r) => ({ id: r.itemId, score: r.score })) }));
 }
 

@@ -24,7 +24,28 @@ export interface SearchLogRecord {
   latencyMs: number;
 }
 
-type PoolItem = { source: string; itemId: string; rank: number; score: number };
+export type PoolItem = { source: string; itemId: string; rank: number; score: number };
+
+/**
+ * Pool source of a result the search showed that no source's pooled list holds: one the learned
+ * ranker brought in itself (history profile, whole-file or task BM25), one only the title search
+ * found, or a source's hit deeper than {@link POOL_DEPTH} that the ranker lifted. Pooled so it can
+ * be rated (and train the ranker); feedback gives no source credit for it.
+ */
+export const SHOWN_POOL_SOURCE = 'shown';
+
+/**
+ * The pool entries for the shown results that neither `rankings` (to {@link POOL_DEPTH}) nor
+ * `extra` already hold, at their rank in the response.
+ *
+ * @example
+ * shownOnlyPoolItems([{ id: 'a', rank: 1, score: 0.9 }, { id: 'z', rank: 2, score: 0.5 }], [{ source: 'file.dense', items: [{ id: 'a', score: 1 }] }], [])
+ * // [{ source: 'shown', itemId: 'z', rank: 2, score: 0.5 }]
+ */
+export function shownOnlyPoolItems(results: ReadonlyArray<{ id: string; rank: number; score: number }>, rankings: readonly SourceRanking[], extra: readonly PoolItem[]): PoolItem[] {
+  const pooled = new Set([...rankings.flatMap((r) => r.items.slice(0, POOL_DEPTH).map((item) => item.id)), ...extra.map((e) => e.itemId)]);
+  return results.filter((r) => !pooled.has(r.id)).map((r) => ({ source: SHOWN_POOL_SOURCE, itemId: r.id, rank: r.rank, score: r.score }));
+}
 
 interface QueuedSearch {
   log: SearchLogRecord;

@@ -32,7 +32,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import { LearnedRankerService, type ActiveRanker } from './learned-ranker.service';
 import { MentionIndexCache } from './mentioned-files.cache';
 import { SearchCache } from './search-cache';
-import { SearchLogService } from './search-log.service';
+import { SearchLogService, shownOnlyPoolItems } from './search-log.service';
 import { SearchRerankService } from './search-rerank.service';
 import { ExternalResultsService } from './external-results.service';
 import { GRAPH_SEEDS, GraphExpansionService, type GraphSeed } from './graph-expansion.service';
@@ -725,7 +725,7 @@ export class SearchService {
     this.logs.recordInBackground(
       { searchId, workspaceId, principal: principal ?? 'local', query: request.query, queryClass, strategy: request.strategy, granularity: request.granularity, weights: weights as Record<string, number>, weightsVersion: version, resultCount: results.length, latencyMs },
       rankings,
-      extra,
+      [...extra, ...shownOnlyPoolItems(results, rankings, extra)],
       (err) => this.logger.error({ err, searchId }, 'Could not write the search pool'),
     );
   }
