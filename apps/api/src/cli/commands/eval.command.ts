@@ -134,7 +134,7 @@ export function registerEval(program: Command): void {
         fail((e as Error).message, ExitCode.BadInput);
       }
       const simulated = opts.simulateRatings === undefined ? 0 : Number(opts.simulateRatings);
-      if (!Number.isInteger(simulated) || simulated < 1) if (opts.simulateRatings !== undefined) fail(`--simulate-ratings must be a whole number of searches from 1, got "${opts.simulateRatings}"`, ExitCode.BadInput);
+      if (opts.simulateRatings !== undefined && (!Number.isInteger(simulated) || simulated < 1)) fail(`--simulate-ratings must be a whole number of searches from 1, got "${opts.simulateRatings}"`, ExitCode.BadInput);
       const withBaseline = opts.baseline && (!names || [BASELINE_STRATEGY, ...Object.values(BASELINE_LEGS)].some((b) => names.includes(b)));
       const dataset = await loadDatasetOrExit(opts);
       const answerable = dataset.queries.filter((q) => q.relevant.length > 0).length;
@@ -271,34 +271,25 @@ async function loadDatasetOrExit(opts: RunOpts): Promise<EvalDataset> {
   }
 }
 
-let lastQueryLine = 0;
+let lastCountLine = 0;
+/** A "done/total" line at most every 5 s, and always the last one. */
+function countLine(p: { done: number; total: number }, line: string): void {
+  const now = Date.now();
+  if (p.done !== p.total && now - lastCountLine <= 5000) return;
+  lastCountLine = now;
+  err(line);
+}
+
 function reportProgress(p: EvaluationProgress): void {
   if (p.phase === 'index') {
     const c = p.job.counts;
     err(`Indexed corpus: ${c.indexed} files, ${c.chunks} chunks (${p.job.status})`);
   } else if (p.phase === 'tasks') {
     err(`Imported tasks: ${p.result.imported} new, ${p.result.updated} updated, ${p.result.skipped} skipped${p.result.errors.length ? ` (first error: ${p.result.errors[0].message})` : ''}`);
-  } else if (p.phase === 'ranker') {
-    const now = Date.now();
-    if (p.done === p.total || now - lastQueryLine > 5000) {
-      lastQueryLine = now;
-      err(`Training the ranker: ${p.done}/${p.total} past tasks`);
-    }
-  } else if (p.phase === 'ranker-done') {
-    err(`Learned ranker: ${p.status.message}`);
-  } else if (p.phase === 'ratings') {
-    const now = Date.now();
-    if (p.done === p.total || now - lastQueryLine > 5000) {
-      lastQueryLine = now;
-      err(`Simulated ratings: ${p.done}/${p.total} searches`);
-    }
-  } else if (p.phase === 'ratings-done') {
-    err(`Simulated ratings: ${p.ratings} relevant results rated +1; refitted ranker: ${p.status.message}`);
-  } else if (p.phase === 'queries') {
-    const now = Date.now();
-    if (p.done === p.total || now - lastQueryLine > 5000) {
-      lastQueryLine = now;
-      err(`Queries: ${p.done}/${p.total}`);
-    }
-  } else err(`Baseline: ${p.files} files in FTS5`);
+  } else if (p.phase === 'ranker') countLine(p, `Training the ranker: ${p.done}/${p.total} past tasks`);
+  else if (p.phase === 'ranker-done') err(`Learned ranker: ${p.status.message}`);
+  else if (p.phase === 'ratings') countLine(p, `Simulated ratings: ${p.done}/${p.total} searches`);
+  else if (p.phase === 'ratings-done') err(`Simulated ratings: ${p.ratings} relevant results rated +1; refitted ranker: ${p.status.message}`);
+  else if (p.phase === 'queries') countLine(p, `Queries: ${p.done}/${p.total}`);
+  else err(`Baseline: ${p.files} files in FTS5`);
 }

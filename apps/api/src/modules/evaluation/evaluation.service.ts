@@ -124,7 +124,11 @@ export class EvaluationService {
         if (!request.success) continue; // refused (e.g. too long): this query is simply not rated
         const response = await this.search.search(ws.id, request.data, { cache: false, signal });
         const relevant = new Set(q.relevant);
-        for (const r of response.results) if (relevant.has(r.path)) (await options.simulateRatings.rate(ws.id, response.search_id, r.id), (ratings += 1));
+        for (const r of response.results) {
+          if (!relevant.has(r.path)) continue;
+          await options.simulateRatings.rate(ws.id, response.search_id, r.id);
+          ratings += 1;
+        }
         onProgress?.({ phase: 'ratings', done: i + 1, total: rated.length });
       }
       ranker = await this.rankerTraining.train(ws.id, { signal });
