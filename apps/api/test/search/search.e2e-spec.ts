@@ -15,6 +15,9 @@ const PROJECT: Record<string, string> = {
   ...SAMPLE_PROJECT,
   'src/billing/ledger.ts': `export class Ledger {\n  private entries: Array<{ amount: number; memo: string }> = [];\n  post(amount: number, memo: string): void {\n    this.entries.push({ amount, memo });\n  }\n  balance(): number {\n    return this.entries.reduce((sum, e) => sum + e.amount, 0);\n  }\n}\n`,
   'src/http/router.ts': `export function route(path: string, handler: () => void) {\n  return { path, handler };\n}\n`,
+  // A test that holds a report's words, beside the code it tests.
+  'src/report/csv.ts': `/** Rows to CSV text. */\nexport function toCsv(rows: string[][]): string {\n  return rows.map((r) => r.join(',')).join('\\n');\n}\n`,
+  'test/report/csv.spec.ts': `import { toCsv } from '../../src/report/csv';\n\ndescribe('toCsv', () => {\n  it('quotes cells holding commas', () => {\n    expect(toCsv([['a,b', 'c']])).toBe('"a,b",c');\n  });\n});\n`,
   'test/auth/session.spec.ts': `import { SessionStore } from '../../src/auth/session';\n\ndescribe('SessionStore', () => {\n  it('refreshes', () => {\n    expect(new SessionStore().refresh('x')).toBe(false);\n  });\n});\n`,
 };
 
@@ -83,7 +86,7 @@ describe('search (real app, SQLite + embedded store)', () => {
 
   it('the structural prior ranks a test file below the source file it tests when sources agree', async () => {
     const res = await api().post('/v1/search').send({ query: 'SessionStore refresh', sources: ['file.keyword', 'file.dense'], strategy: 'rrf' }).expect(200);
-    const spec = res.body.results.find((r: { path: string }) => r.path === 'test/auth/session.spec.ts');
+    const spec = res.body.results.find((r: { path: string }) => r.path === 'test/report/csv.spec.ts');
     expect(spec.explain.prior).toBeLessThan(1);
     expect(spec.explain.hit_reasons).toContain(`prior:${spec.explain.prior}`);
     expect(spec.score).toBeCloseTo(spec.explain.score_before_prior * spec.explain.prior, 5);
@@ -153,6 +156,25 @@ describe('search (real app, SQLite + embedded store)', () => {
     expect(res.body.query).toBe(report);
     expect(res.body.results[0].path).toBe('src/util/math.go');
     expect(res.body.results[0].explain.hit_reasons).toContainEqual(expect.stringMatching(/^mention:frame:.*src\/util\/math\.go:Clamp$/));
+  });
+
+  it('a problem report (code block) gets the code before its test; the same words as plain text do not', async () => {
+    const words = "expect quotes cells holding commas: CSV rows";
+    const plain = await api().post('/v1/search').send({ query: words }).expect(200);
+    const paths = (res: request.Response) => res.body.results.map((r: { path: string }) => r.path);
+    // The test file holds these very words, so as a plain query it leads.
+    expect(paths(plain)[0]).toBe('test/report/csv.spec.ts');
+    expect(paths(plain)).toContain('src/report/csv.ts');
+    for (const r of plain.body.results) expect(r.explain.hit_reasons.join(' ')).not.toMatch(/report:/);
+
+    const report = await api().post('/v1/search').send({ query: `CSV export breaks on commas\n\n\`\`\`ts\n${words}\n\`\`\`` }).expect(200);
+    expect(paths(report)[0]).toBe('src/report/csv.ts');
+    const spec = report.body.results.find((r: { path: string }) => r.path === 'test/report/csv.spec.ts');
+    expect(spec.explain.hit_reasons).toContain('report:non-code:0.5');
+    expect(paths(report).slice(0, 5)).toContain('test/report/csv.spec.ts'); // lowered, not dropped
+    // Scores stay in result order.
+    const scores = report.body.results.map((r: { score: number }) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
   });
 
   it('flags a query nothing matches lexically as a weak match instead of presenting neighbours as answers', async () => {

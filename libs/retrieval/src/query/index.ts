@@ -1,3 +1,4 @@
 export * from './query-evidence';
 export * from './path-mentions';
 export * from './mention-boost';
+export * from './problem-report';

@@ -1,0 +1,52 @@
+import { demoteNonCode, isProblemReport } from './problem-report';
+
+describe('isProblemReport', () => {
+  it.each([
+    ['a fenced code block', 'Crash on empty body\n\n```py\nclient.get("/")\n```'],
+    ['a Python traceback', 'It fails:\nTraceback (most recent call last):\n  oops'],
+    ['a stack frame without the header', 'Seen in prod\n  File "/srv/app/views.py", line 12, in index'],
+    ['a JavaScript frame', 'TypeError thrown\n    at parse (/srv/app/lib/body.js:10:5)'],
+    ['an exception line', 'Upgrading broke it\nValueError: invalid literal for int()'],
+    ["pytest's E line", 'E       AssertionError: assert 1 == 2'],
+    ['a shell prompt', 'To reproduce:\n$ flask run --reload'],
+    ['a REPL session', '>>> from click import echo'],
+  ])('is a report with %s', (_, text) => expect(isProblemReport(text)).toBe(true));
+
+  it.each([
+    ['a commit subject', 'Fix crash when the request body is empty'],
+    ['a commit with a body', 'Fix TypeError in parse_date\n\nThe parser now accepts naive datetimes: ValueError is raised for the rest.'],
+    ['a revert', 'Revert "Add retry on 502"\n\nThis reverts commit 0a1b2c3.'],
+    ['inline code', 'Use `json.dumps` for the cache key'],
+    ['a dollar amount', 'Invoices show $ 0 for refunds'],
+  ])('is not a report: %s', (_, text) => expect(isProblemReport(text)).toBe(false));
+
+  it('answers a 65k-character text quickly (no backtracking blow-up)', () => {
+    const long = `${'a'.repeat(30_000)}Error${'b.'.repeat(15_000)}`;
+    const started = performance.now();
+    expect(isProblemReport(long)).toBe(false);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('demoteNonCode', () => {
+  it('puts code before a test or doc that was only slightly ahead, and marks what it lowered', () => {
+    const out = demoteNonCode([
+      { path: 'tests/test_app.py', score: 0.6 },
+      { path: 'docs/api.rst', score: 0.55 },
+      { path: 'src/app.py', score: 0.5 },
+      { path: 'src/util.py', score: 0.2 },
+    ]);
+    expect(out.map((f) => f.path)).toEqual(['src/app.py', 'tests/test_app.py', 'docs/api.rst', 'src/util.py']);
+    expect(out[1]).toEqual({ path: 'tests/test_app.py', score: 0.3, nonCodeFactor: 0.5 });
+    expect(out[0]).toEqual({ path: 'src/app.py', score: 0.5 });
+  });
+
+  it('keeps a test far ahead of any code first, and ties in their old order', () => {
+    const out = demoteNonCode([
+      { path: 'tests/test_app.py', score: 0.9 },
+      { path: 'src/a.py', score: 0.3 },
+      { path: 'src/b.py', score: 0.3 },
+    ]);
+    expect(out.map((f) => f.path)).toEqual(['tests/test_app.py', 'src/a.py', 'src/b.py']);
+  });
+});
