@@ -266,6 +266,8 @@ describe('candidateFeatures', () => {
     expect(candidateFeatures(evidence({ path: 'tests/test_session.py' }), context)[FEATURE_NAMES.indexOf('kind.test')]).toBe(1);
     expect(candidateFeatures(evidence({ path: 'docs/api.rst' }), context)[FEATURE_NAMES.indexOf('kind.doc')]).toBe(1);
     expect(['src/flask/app.py', 'tests/test_app.py', 'testing/python/approx.py', 'CHANGES.rst', 'docs/api.md', 'setup.cfg'].map(fileKind)).toEqual(['source', 'test', 'test', 'doc', 'doc', 'source']);
+    // Extensionless lists and notices are documents; code named like them is not.
+    expect(['AUTHORS', 'LICENSE', 'pkg/CHANGES', 'src/history.py', 'lib/news.js', 'bin/release'].map(fileKind)).toEqual(['doc', 'doc', 'doc', 'source', 'source', 'source']);
   });
 });
 

@@ -103,7 +103,8 @@ export interface QueryFeatureContext {
 /** Tasks over which a file's last change fades to 1/e in `history.recency`. */
 export const RECENCY_SCALE = 50;
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(_test|\.test|\.spec|_spec)\.[^/]+$|(^|\/)test_[^/]+$|(^|\/)conftest\.py$/i;
-const DOC_PATH = /\.(md|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation)\//i;
+/** Documents, and the extensionless project files that are lists or notices rather than code (`AUTHORS`, `LICENSE`, `CHANGES`). */
+const DOC_PATH = /\.(md|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation)\/|(^|\/)(?:AUTHORS|CONTRIBUTORS|MAINTAINERS|THANKS|LICEN[CS]E|COPYING|NOTICE|CHANGES|CHANGELOG|HISTORY|NEWS|README|CODEOWNERS)$/i;
 
 /** Whether a path is a test, a document (docs, changelogs, READMEs) or anything else (source, config). */
 export function fileKind(path: string): 'test' | 'doc' | 'source' {
