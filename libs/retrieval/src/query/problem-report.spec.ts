@@ -20,6 +20,11 @@ describe('isProblemReport', () => {
     ['a dollar amount', 'Invoices show $ 0 for refunds'],
   ])('is not a report: %s', (_, text) => expect(isProblemReport(text)).toBe(false));
 
+  it('uses mentions already extracted from the query', () => {
+    expect(isProblemReport('see the log', [{ kind: 'frame', path: 'app/views.py', symbol: 'index' }])).toBe(true);
+    expect(isProblemReport('see app/views.py', [{ kind: 'path', path: 'app/views.py' }])).toBe(false);
+  });
+
   it('answers a 65k-character text quickly (no backtracking blow-up)', () => {
     const long = `${'a'.repeat(30_000)}Error${'b.'.repeat(15_000)}`;
     const started = performance.now();

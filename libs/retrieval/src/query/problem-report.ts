@@ -1,5 +1,5 @@
 import { fileKind } from '../learning-to-rank/ranking-features';
-import { extractQueryEvidence } from './query-evidence';
+import { extractQueryEvidence, type QueryMention } from './query-evidence';
 
 /** A fenced code block, a Python traceback header, an exception line (`ValueError: …`, pytest's `E   …Error: …`) or a shell / REPL prompt. */
 const REPORT_SIGNS = /```|Traceback \(most recent call last\)|^[ \t]*(?:E[ \t]+)?[\w.]*(?:Error|Exception|Warning)[ \t]*:|^[ \t]*(?:\$|>>>)[ \t]/m;
@@ -8,14 +8,14 @@ const REPORT_SIGNS = /```|Traceback \(most recent call last\)|^[ \t]*(?:E[ \t]+)
  * Whether a query reads as a problem report — an issue with a reproduction, a traceback, an
  * error message or a console session — rather than a description of a change. Commit messages
  * almost never carry these (1 in 200 on the evaluation's commit datasets); issue reports
- * nearly always do (31 of 35 pytest issues).
+ * nearly always do (31 of 35 pytest issues). Pass the query's `mentions` when they are at hand.
  *
  * @example
  * isProblemReport('Crash on empty body\n\n```py\nclient.get("/")\n```') // true
  * isProblemReport('Fix crash on empty body') // false
  */
-export function isProblemReport(query: string): boolean {
-  return REPORT_SIGNS.test(query) || extractQueryEvidence(query).mentions.some((m) => m.kind === 'frame');
+export function isProblemReport(query: string, mentions?: readonly QueryMention[]): boolean {
+  return REPORT_SIGNS.test(query) || (mentions ?? extractQueryEvidence(query).mentions).some((m) => m.kind === 'frame');
 }
 
 /** What a test or document's score is multiplied by when the query is a problem report. */

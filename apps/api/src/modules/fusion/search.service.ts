@@ -58,6 +58,8 @@ interface QueryPlan {
   mentioned: Map<string, FileMention>;
   /** Set for training queries: the task sources see the history as it was then. */
   cutoff?: HistoryCutoff;
+  /** The query reads as a problem report (code block, traceback, error line, prompt): code before tests and docs. */
+  report?: boolean;
   /** The first stage's strongest hits, set before `file.graph` runs. */
   graphSeeds?: GraphSeed[];
 }
@@ -296,7 +298,7 @@ export class SearchService {
       }
     }
     // A report (code block, traceback, error line, prompt) asks where the faulty code is; the model, fitted on commits that change tests and docs with the code, cannot tell.
-    if (isDefaultRequest(request) && isProblemReport(request.query)) fused = demoteNonCode(fused);
+    if (isDefaultRequest(request) && plan.report) fused = demoteNonCode(fused);
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
@@ -609,6 +611,7 @@ export class SearchService {
       limits.push(`query: ${weighted.distinctTerms} distinct terms; the keyword sources searched the ${LONG_QUERY_TERMS} strongest (OR); dense search used the whole text`);
     }
     const { mentions } = extractQueryEvidence(request.query);
+    plan.report = isProblemReport(request.query, mentions);
     if (!mentions.length) return plan;
     const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId));
     const wanted = filter.repoIds?.length ? new Set(filter.repoIds) : repoIds;
