@@ -267,7 +267,7 @@ describe('candidateFeatures', () => {
     expect(candidateFeatures(evidence({ path: 'docs/api.rst' }), context)[FEATURE_NAMES.indexOf('kind.doc')]).toBe(1);
     expect(['src/flask/app.py', 'tests/test_app.py', 'testing/python/approx.py', 'CHANGES.rst', 'docs/api.md', 'setup.cfg'].map(fileKind)).toEqual(['source', 'test', 'test', 'doc', 'doc', 'source']);
     // Extensionless lists and notices are documents; code named like them is not.
-    expect(['AUTHORS', 'LICENSE', 'pkg/CHANGES', 'src/history.py', 'lib/news.js', 'bin/release'].map(fileKind)).toEqual(['doc', 'doc', 'doc', 'source', 'source', 'source']);
+    expect(['AUTHORS', 'LICENSE', 'pkg/CHANGES', 'EXAMPLES', 'src/history.py', 'lib/news.js', 'bin/release', 'BUILD'].map(fileKind)).toEqual(['doc', 'doc', 'doc', 'doc', 'source', 'source', 'source', 'source']);
   });
 });
 

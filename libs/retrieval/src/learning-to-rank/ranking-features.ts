@@ -104,7 +104,7 @@ export interface QueryFeatureContext {
 export const RECENCY_SCALE = 50;
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|(_test|\.test|\.spec|_spec)\.[^/]+$|(^|\/)test_[^/]+$|(^|\/)conftest\.py$/i;
 /** Documents, and the extensionless project files that are lists or notices rather than code (`AUTHORS`, `LICENSE`, `CHANGES`). */
-const DOC_PATH = /\.(md|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation)\/|(^|\/)(?:AUTHORS|CONTRIBUTORS|MAINTAINERS|THANKS|LICEN[CS]E|COPYING|NOTICE|CHANGES|CHANGELOG|HISTORY|NEWS|README|CODEOWNERS)$/i;
+const DOC_PATH = /\.(md|mdx|rst|txt|adoc)$|(^|\/)(docs?|documentation)\/|(^|\/)(?:AUTHORS|CONTRIBUTORS|MAINTAINERS|THANKS|CREDITS|LICEN[CS]E|COPYING|NOTICE|PATENTS|CHANGES|CHANGELOG|HISTORY|NEWS|README|INSTALL|EXAMPLES|TODO|CODEOWNERS)$/i;
 
 /** Whether a path is a test, a document (docs, changelogs, READMEs) or anything else (source, config). */
 export function fileKind(path: string): 'test' | 'doc' | 'source' {
