@@ -7,7 +7,7 @@ const REPORT_SIGNS = /```|Traceback \(most recent call last\)|^[ \t]*(?:E[ \t]+)
 /**
  * Whether a query reads as a problem report — an issue with a reproduction, a traceback, an
  * error message or a console session — rather than a description of a change. Commit messages
- * almost never carry these (1 in 200 on the evaluation's commit datasets); issue reports
+ * almost never carry these (6 of 1,200 on the evaluation's commit datasets); issue reports
  * nearly always do (31 of 35 pytest issues). Pass the query's `mentions` when they are at hand.
  *
  * @example
