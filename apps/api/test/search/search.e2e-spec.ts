@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { SearchSource } from '@sextant/contracts';
 import { DataSource } from 'typeorm';
 import request from 'supertest';
+import { formatSearchTable } from '../../src/cli/commands/search.command';
 import { TransactionRunner } from '../../src/database/transaction-runner';
 import { SearchLogService } from '../../src/modules/fusion/search-log.service';
 import { SearchService } from '../../src/modules/fusion/search.service';
@@ -171,6 +172,10 @@ describe('search (real app, SQLite + embedded store)', () => {
     expect(paths(report)[0]).toBe('src/report/csv.ts');
     const spec = report.body.results.find((r: { path: string }) => r.path === 'test/report/csv.spec.ts');
     expect(spec.explain.hit_reasons).toContain('report:non-code:0.5');
+    // The CLI table says why the test sits lower.
+    const table = formatSearchTable(report.body);
+    expect(table).toMatch(/csv\.spec\.ts:\d+-\d+\n.*\n\s+query evidence: a test or doc, lowered ×0\.5 for a problem report/);
+    expect(table.split('\n')[0]).toMatch(/^\d+ result\(s\) for "CSV export breaks on commas ```ts expect quotes/); // one line, whatever the query's line breaks
     expect(paths(report).slice(0, 5)).toContain('test/report/csv.spec.ts'); // lowered, not dropped
     // Scores stay in result order.
     const scores = report.body.results.map((r: { score: number }) => r.score);

@@ -11,7 +11,8 @@ const SOURCE_ABBREV: Record<string, string> = { 'file.dense': 'dense', 'file.key
 
 /** A readable table: rank, score, location, which sources found it (and at which rank), why. */
 export function formatSearchTable(res: SearchResponse): string {
-  const query = res.query.length > 120 ? `${res.query.slice(0, 117).replace(/\s+/g, ' ')}…` : res.query;
+  const flat = res.query.replace(/\s+/g, ' ').trim();
+  const query = flat.length > 120 ? `${flat.slice(0, 117)}…` : flat;
   const lines = [`${res.results.length} result(s) for "${query}" (${res.query_class}, ${res.strategy}, weights v${res.weights_version}) in ${res.timings_ms.total} ms${res.cached ? ' [cached]' : ''}`];
   if (res.match === 'weak') lines.push('weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings');
   for (const r of res.results) {
@@ -20,6 +21,8 @@ export function formatSearchTable(res: SearchResponse): string {
     const band = r.rerank ? `  [${r.rerank.band} ${r.rerank.score.toFixed(1)}/4${r.rerank.below_threshold ? ', below threshold' : ''}]` : '';
     lines.push(`${String(r.rank).padStart(3)}. ${r.score.toFixed(4)}  ${r.repo_name ? `${r.repo_name}/` : ''}${where}${band}`);
     lines.push(`      sources: ${sources}${r.chunk?.symbol ? `   symbol: ${r.chunk.symbol}` : ''}`);
+    const named = r.explain.hit_reasons.filter((h) => h.startsWith('mention:') || h.startsWith('report:'));
+    if (named.length) lines.push(`      query evidence: ${named.map((h) => (h.startsWith('report:non-code:') ? `a test or doc, lowered ×${h.slice('report:non-code:'.length)} for a problem report` : h)).join('; ')}`);
     if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
     if (r.explain.ranker) {
       const why = r.explain.ranker.contributions.slice(0, 3).map((c) => `${c.feature} ${c.value >= 0 ? '+' : ''}${c.value.toFixed(2)}`).join(', ');
