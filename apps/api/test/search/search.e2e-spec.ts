@@ -159,7 +159,7 @@ describe('search (real app, SQLite + embedded store)', () => {
     expect(res.body.results[0].explain.hit_reasons).toContainEqual(expect.stringMatching(/^mention:frame:.*src\/util\/math\.go:Clamp$/));
   });
 
-  it('a problem report (code block) gets the code before its test; the same words as plain text do not', async () => {
+  it('a problem report (code block) gets its code file first, ahead of the test; the same words as plain text do not', async () => {
     const words = "expect quotes cells holding commas: CSV rows";
     const plain = await api().post('/v1/search').send({ query: words }).expect(200);
     const paths = (res: request.Response) => res.body.results.map((r: { path: string }) => r.path);
@@ -170,13 +170,14 @@ describe('search (real app, SQLite + embedded store)', () => {
 
     const report = await api().post('/v1/search').send({ query: `CSV export breaks on commas\n\n\`\`\`ts\n${words}\n\`\`\`` }).expect(200);
     expect(paths(report)[0]).toBe('src/report/csv.ts');
-    const spec = report.body.results.find((r: { path: string }) => r.path === 'test/report/csv.spec.ts');
-    expect(spec.explain.hit_reasons).toContain('report:non-code:0.5');
-    // The CLI table says why the test sits lower.
+    expect(report.body.results[0].explain.hit_reasons).toContainEqual(expect.stringMatching(/^report:code-first:[2-5]$/));
+    // Only the code file moved: the test it passed is right behind it.
+    expect(paths(report)[1]).toBe('test/report/csv.spec.ts');
+    expect(report.body.results.filter((r: { explain: { hit_reasons: string[] } }) => r.explain.hit_reasons.some((h) => h.startsWith('report:')))).toHaveLength(1);
+    // The CLI table says why the code leads.
     const table = formatSearchTable(report.body);
-    expect(table).toMatch(/csv\.spec\.ts:\d+-\d+\n.*\n\s+query evidence: a test or doc, lowered ×0\.5 for a problem report/);
+    expect(table).toMatch(/report\/csv\.ts:\d+-\d+\n.*\n\s+query evidence: code first for a problem report \(was #[2-5], behind tests or docs\)/);
     expect(table.split('\n')[0]).toMatch(/^\d+ result\(s\) for "CSV export breaks on commas ```ts expect quotes/); // one line, whatever the query's line breaks
-    expect(paths(report).slice(0, 5)).toContain('test/report/csv.spec.ts'); // lowered, not dropped
     // Scores stay in result order.
     const scores = report.body.results.map((r: { score: number }) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);

@@ -1,4 +1,4 @@
-import { demoteNonCode, isProblemReport } from './problem-report';
+import { isProblemReport, liftCodeFirst } from './problem-report';
 
 describe('isProblemReport', () => {
   it.each([
@@ -33,25 +33,26 @@ describe('isProblemReport', () => {
   });
 });
 
-describe('demoteNonCode', () => {
-  it('puts code before a test or doc that was only slightly ahead, and marks what it lowered', () => {
-    const out = demoteNonCode([
+describe('liftCodeFirst', () => {
+  it('lifts the first code file within the top 5 above the tests and docs ahead of it, and nothing else', () => {
+    const out = liftCodeFirst([
       { path: 'tests/test_app.py', score: 0.6 },
       { path: 'docs/api.rst', score: 0.55 },
       { path: 'src/app.py', score: 0.5 },
+      { path: 'tests/test_util.py', score: 0.4 },
       { path: 'src/util.py', score: 0.2 },
     ]);
-    expect(out.map((f) => f.path)).toEqual(['src/app.py', 'tests/test_app.py', 'docs/api.rst', 'src/util.py']);
-    expect(out[1]).toEqual({ path: 'tests/test_app.py', score: 0.3, nonCodeFactor: 0.5 });
-    expect(out[0]).toEqual({ path: 'src/app.py', score: 0.5 });
+    expect(out.map((f) => f.path)).toEqual(['src/app.py', 'tests/test_app.py', 'docs/api.rst', 'tests/test_util.py', 'src/util.py']);
+    expect(out[0]).toEqual({ path: 'src/app.py', score: 0.6, liftedFrom: 3 });
+    expect(out.slice(1).every((f) => !('liftedFrom' in f))).toBe(true);
+    expect(out.map((f) => f.score)).toEqual([0.6, 0.6, 0.55, 0.4, 0.2]);
   });
 
-  it('keeps a test far ahead of any code first, and ties in their old order', () => {
-    const out = demoteNonCode([
-      { path: 'tests/test_app.py', score: 0.9 },
-      { path: 'src/a.py', score: 0.3 },
-      { path: 'src/b.py', score: 0.3 },
-    ]);
-    expect(out.map((f) => f.path)).toEqual(['tests/test_app.py', 'src/a.py', 'src/b.py']);
+  it('leaves the order alone when code already leads or none is in the top 5', () => {
+    const codeFirst = [{ path: 'src/app.py', score: 0.9 }, { path: 'tests/test_app.py', score: 0.8 }];
+    expect(liftCodeFirst(codeFirst)).toEqual(codeFirst);
+    const deep = [...['a', 'b', 'c', 'd', 'e'].map((n, i) => ({ path: `tests/test_${n}.py`, score: 1 - i / 10 })), { path: 'src/app.py', score: 0.1 }];
+    expect(liftCodeFirst(deep)).toEqual(deep);
+    expect(liftCodeFirst([])).toEqual([]);
   });
 });

@@ -18,23 +18,24 @@ export function isProblemReport(query: string, mentions?: readonly QueryMention[
   return REPORT_SIGNS.test(query) || (mentions ?? extractQueryEvidence(query).mentions).some((m) => m.kind === 'frame');
 }
 
-/** What a test or document's score is multiplied by when the query is a problem report. */
-export const REPORT_NON_CODE_FACTOR = 0.5;
+/** How deep a problem report's first code file may sit to be lifted above the tests and docs ahead of it. */
+export const REPORT_CODE_DEPTH = 5;
 
 /**
- * Code before its tests and documents for a problem report: a report asks where the faulty
- * behaviour lives, and the learned ranker — trained on commits, which change tests and docs
- * with the code — cannot tell. Tests and docs keep their place among themselves; their scores
- * are multiplied by `factor` and the list is re-sorted (stable), so a test far ahead of any
- * code still leads.
+ * Code first for a problem report: a report asks where the faulty behaviour lives, and the
+ * learned ranker — trained on commits, which change tests and docs with the code — often puts
+ * the test that repeats the report's words first. When the first result is a test or a document
+ * and a code file is within the top `depth`, that code file moves to the top (with the first
+ * result's score, so scores stay in order); nothing else moves, and the top `depth` keep the same
+ * files, so tests and changelogs that changed with a fix stay in the top 5 / top 10.
  *
  * @example
- * demoteNonCode([{ path: 'tests/test_app.py', score: 0.6 }, { path: 'src/app.py', score: 0.5 }], 0.5)
- * // [{ path: 'src/app.py', score: 0.5 }, { path: 'tests/test_app.py', score: 0.3, nonCodeFactor: 0.5 }]
+ * liftCodeFirst([{ path: 'tests/test_app.py', score: 0.6 }, { path: 'docs/api.rst', score: 0.55 }, { path: 'src/app.py', score: 0.5 }])
+ * // [{ path: 'src/app.py', score: 0.6, liftedFrom: 3 }, { path: 'tests/test_app.py', score: 0.6 }, { path: 'docs/api.rst', score: 0.55 }]
  */
-export function demoteNonCode<T extends { path: string; score: number }>(ranked: readonly T[], factor = REPORT_NON_CODE_FACTOR): Array<T & { nonCodeFactor?: number }> {
-  return ranked
-    .map((item, order) => (fileKind(item.path) === 'source' ? { item: item as T & { nonCodeFactor?: number }, order } : { item: { ...item, score: item.score * factor, nonCodeFactor: factor }, order }))
-    .sort((a, b) => b.item.score - a.item.score || a.order - b.order)
-    .map((x) => x.item);
+export function liftCodeFirst<T extends { path: string; score: number }>(ranked: readonly T[], depth = REPORT_CODE_DEPTH): Array<T & { liftedFrom?: number }> {
+  if (!ranked.length || fileKind(ranked[0].path) === 'source') return [...ranked];
+  const j = ranked.slice(0, depth).findIndex((f) => fileKind(f.path) === 'source');
+  if (j < 0) return [...ranked];
+  return [{ ...ranked[j], score: Math.max(ranked[j].score, ranked[0].score), liftedFrom: j + 1 }, ...ranked.slice(0, j), ...ranked.slice(j + 1)];
 }

@@ -22,7 +22,7 @@ export function formatSearchTable(res: SearchResponse): string {
     lines.push(`${String(r.rank).padStart(3)}. ${r.score.toFixed(4)}  ${r.repo_name ? `${r.repo_name}/` : ''}${where}${band}`);
     lines.push(`      sources: ${sources}${r.chunk?.symbol ? `   symbol: ${r.chunk.symbol}` : ''}`);
     const named = r.explain.hit_reasons.filter((h) => h.startsWith('mention:') || h.startsWith('report:'));
-    if (named.length) lines.push(`      query evidence: ${named.map((h) => (h.startsWith('report:non-code:') ? `a test or doc, lowered ×${h.slice('report:non-code:'.length)} for a problem report` : h)).join('; ')}`);
+    if (named.length) lines.push(`      query evidence: ${named.map((h) => (h.startsWith('report:code-first:') ? `code first for a problem report (was #${h.slice('report:code-first:'.length)}, behind tests or docs)` : h)).join('; ')}`);
     if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
     if (r.explain.ranker) {
       const why = r.explain.ranker.contributions.slice(0, 3).map((c) => `${c.feature} ${c.value >= 0 ? '+' : ''}${c.value.toFixed(2)}`).join(', ');

@@ -17,7 +17,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, demoteNonCode, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -78,8 +78,8 @@ type RankedFile = FusedItem & {
   ranker?: { version: number; rankScore: number; contributions: Array<{ feature: string; value: number }> };
   /** Set when the query was also searched by its title: the file's calibrated score in each search (0 where one lacks it). */
   titleSearch?: { title: number; text: number };
-  /** Set when a problem report's test or doc had its score multiplied by this (code first). */
-  nonCodeFactor?: number;
+  /** Set when a problem report's first code file was lifted to the top from this rank. */
+  liftedFrom?: number;
 };
 
 export interface SearchOptions {
@@ -298,7 +298,7 @@ export class SearchService {
       }
     }
     // A report (code block, traceback, error line, prompt) asks where the faulty code is; the model, fitted on commits that change tests and docs with the code, cannot tell.
-    if (isDefaultRequest(request) && plan.report) fused = demoteNonCode(fused);
+    if (isDefaultRequest(request) && plan.report) fused = liftCodeFirst(fused);
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
@@ -671,7 +671,7 @@ export class SearchService {
       }
       if (item.mention) reasons.add(`mention:${item.mention.kind}:${item.mention.mention}`);
       if (item.prior !== 1) reasons.add(`prior:${item.prior}`);
-      if (item.nonCodeFactor !== undefined) reasons.add(`report:non-code:${item.nonCodeFactor}`);
+      if (item.liftedFrom !== undefined) reasons.add(`report:code-first:${item.liftedFrom}`);
       if (request.filters?.langs?.length) reasons.add(`filter:lang=${request.filters.langs.join(',')}`);
       const chunks = (evidence?.get(item.id) ?? partialChunks.sort((a, b) => b.score - a.score).slice(0, 3)).map(toEvidence);
       lang ??= evidence?.get(item.id)?.[0]?.payload.lang ?? null;
