@@ -40,5 +40,12 @@ describe('MCP search tool', () => {
     const out = await searchWith(result({}));
     expect(out.structured.results[0].metadata.explain.ranker).toBeUndefined();
     expect(out.text).not.toContain('ranked by');
+    expect(out.text).not.toContain('code first');
+  });
+
+  it('tells an agent when a code file was put ahead of tests because the query is a problem report', async () => {
+    const out = await searchWith(result({ hit_reasons: ['keyword:cookie', 'report:code-first:3'] }));
+    expect(out.structured.results[0].metadata.explain.hit_reason).toContain('report:code-first:3');
+    expect(out.text).toContain('   code first: the query reads as a problem report; this code file was #3, behind tests or docs');
   });
 });
