@@ -79,7 +79,9 @@ export const ResultCard = memo(
         </div>
         <ul className="result-reasons" aria-label="why it matched">
           {result.explain.hit_reasons.map((r, i) => (
-            <li key={i}>{r}</li>
+            <li key={i} title={reasonHint(r)}>
+              {r}
+            </li>
           ))}
         </ul>
         <div className="result-code">{chunk ? <CodeBlock code={chunk.snippet} startLine={chunk.start_line + 1} lang={result.lang} path={result.path} label={`${result.path} ${lines}`} /> : <p className="muted">No chunk text for this file.</p>}</div>
@@ -138,4 +140,11 @@ export const ResultCard = memo(
 /** The same box, empty: keeps the list's height while sources are still answering. */
 export function ResultPlaceholder() {
   return <div className="result result-placeholder" aria-hidden="true" />;
+}
+
+/** A plain-words hover text for the reasons that are not self-explanatory. */
+function reasonHint(reason: string): string | undefined {
+  const lifted = /^report:code-first:(\d+)$/.exec(reason);
+  if (lifted) return `The query reads as a problem report (code block, traceback, error line or prompt), so the first code file leads; it was #${lifted[1]}, behind tests or docs.`;
+  return undefined;
 }
