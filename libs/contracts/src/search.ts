@@ -104,6 +104,15 @@ export const RankerExplainSchema = z.object({
  */
 export const TitleSearchExplainSchema = z.object({ title_score: z.number(), text_score: z.number(), title_weight: z.number() });
 
+/** Hit reason of a problem report's code file lifted to the top: `report:code-first:<its rank before>`. */
+export const CODE_FIRST_REASON = 'report:code-first:';
+
+/** The rank a result was lifted from because its query reads as a problem report, or null. */
+export function codeFirstLiftedFrom(hitReasons: readonly string[]): number | null {
+  const reason = hitReasons.find((h) => h.startsWith(CODE_FIRST_REASON));
+  return reason ? Number(reason.slice(CODE_FIRST_REASON.length)) : null;
+}
+
 export const SearchResultSchema = z.object({
   /** `file:<repo_id>:<path>` for files, the chunk id for chunks — what feedback and fetch refer to. */
   id: z.string(),

@@ -142,7 +142,7 @@ export function ResultPlaceholder() {
   return <div className="result result-placeholder" aria-hidden="true" />;
 }
 
-/** A plain-words hover text for the reasons that are not self-explanatory. */
+/** A plain-words hover text for the reasons that are not self-explanatory (the dashboard takes only types from contracts, so the reason's format is matched here). */
 function reasonHint(reason: string): string | undefined {
   const lifted = /^report:code-first:(\d+)$/.exec(reason);
   if (lifted) return `The query reads as a problem report (code block, traceback, error line or prompt), so the first code file leads; it was #${lifted[1]}, behind tests or docs.`;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { MAX_QUERY_CHARS, SearchRequestSchema, type SearchResponse } from '@sextant/contracts';
+import { MAX_QUERY_CHARS, SearchRequestSchema, codeFirstLiftedFrom, type SearchResponse } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { SearchService } from '../../modules/fusion/search.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
@@ -21,8 +21,9 @@ export function formatSearchTable(res: SearchResponse): string {
     const band = r.rerank ? `  [${r.rerank.band} ${r.rerank.score.toFixed(1)}/4${r.rerank.below_threshold ? ', below threshold' : ''}]` : '';
     lines.push(`${String(r.rank).padStart(3)}. ${r.score.toFixed(4)}  ${r.repo_name ? `${r.repo_name}/` : ''}${where}${band}`);
     lines.push(`      sources: ${sources}${r.chunk?.symbol ? `   symbol: ${r.chunk.symbol}` : ''}`);
-    const named = r.explain.hit_reasons.filter((h) => h.startsWith('mention:') || h.startsWith('report:'));
-    if (named.length) lines.push(`      query evidence: ${named.map((h) => (h.startsWith('report:code-first:') ? `code first for a problem report (was #${h.slice('report:code-first:'.length)}, behind tests or docs)` : h)).join('; ')}`);
+    const lifted = codeFirstLiftedFrom(r.explain.hit_reasons);
+    const named = [...r.explain.hit_reasons.filter((h) => h.startsWith('mention:')), ...(lifted ? [`code first for a problem report (was #${lifted}, behind tests or docs)`] : [])];
+    if (named.length) lines.push(`      query evidence: ${named.join('; ')}`);
     if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
     if (r.explain.ranker) {
       const why = r.explain.ranker.contributions.slice(0, 3).map((c) => `${c.feature} ${c.value >= 0 ? '+' : ''}${c.value.toFixed(2)}`).join(', ');

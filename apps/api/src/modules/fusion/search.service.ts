@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import {
+  CODE_FIRST_REASON,
   MAX_QUERY_CHARS,
   MAX_TOP_K,
   SEARCH_SOURCES,
@@ -671,7 +672,7 @@ export class SearchService {
       }
       if (item.mention) reasons.add(`mention:${item.mention.kind}:${item.mention.mention}`);
       if (item.prior !== 1) reasons.add(`prior:${item.prior}`);
-      if (item.liftedFrom !== undefined) reasons.add(`report:code-first:${item.liftedFrom}`);
+      if (item.liftedFrom !== undefined) reasons.add(`${CODE_FIRST_REASON}${item.liftedFrom}`);
       if (request.filters?.langs?.length) reasons.add(`filter:lang=${request.filters.langs.join(',')}`);
       const chunks = (evidence?.get(item.id) ?? partialChunks.sort((a, b) => b.score - a.score).slice(0, 3)).map(toEvidence);
       lang ??= evidence?.get(item.id)?.[0]?.payload.lang ?? null;

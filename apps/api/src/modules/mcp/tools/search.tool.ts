@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpSearchInputSchema, McpSearchOutputSchema, SearchRequestSchema, type McpSearchOutput, type McpSearchResult, type SearchResult } from '@sextant/contracts';
+import { McpSearchInputSchema, McpSearchOutputSchema, SearchRequestSchema, codeFirstLiftedFrom, type McpSearchOutput, type McpSearchResult, type SearchResult } from '@sextant/contracts';
 import type { z } from 'zod';
 import { SearchService } from '../../fusion/search.service';
 import type { McpCallContext, McpTool, McpToolOutcome } from '../mcp-tool';
@@ -102,8 +102,8 @@ function renderSearch(out: McpSearchOutput, searchId: string): string {
       const title = r.metadata.explain.title_search;
       lines.push(`   ranked by: ${ranker.contributions.slice(0, 3).map((c) => `${c.feature} ${c.value >= 0 ? '+' : ''}${c.value.toFixed(2)}`).join(', ')}${title ? `; title alone ${title.title_score.toFixed(2)}, whole text ${title.text_score.toFixed(2)}` : ''}`);
     }
-    const lifted = r.metadata.explain.hit_reason.find((h) => h.startsWith('report:code-first:'));
-    if (lifted) lines.push(`   code first: the query reads as a problem report; this code file was #${lifted.slice('report:code-first:'.length)}, behind tests or docs`);
+    const lifted = codeFirstLiftedFrom(r.metadata.explain.hit_reason);
+    if (lifted) lines.push(`   code first: the query reads as a problem report; this code file was #${lifted}, behind tests or docs`);
     lines.push(...firstLines(r.snippet, 4).split('\n').map((l) => `   | ${l}`), '');
   });
   if (out.external?.length) {
