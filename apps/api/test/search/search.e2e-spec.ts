@@ -19,6 +19,8 @@ const PROJECT: Record<string, string> = {
   // A test that holds a report's words, beside the code it tests.
   'src/report/csv.ts': `/** Rows to CSV text. */\nexport function toCsv(rows: string[][]): string {\n  return rows.map((r) => r.join(',')).join('\\n');\n}\n`,
   'test/report/csv.spec.ts': `import { toCsv } from '../../src/report/csv';\n\ndescribe('toCsv', () => {\n  it('quotes cells holding commas', () => {\n    expect(toCsv([['a,b', 'c']])).toBe('"a,b",c');\n  });\n});\n`,
+  // Shares every word of a pasted `pip list` and download log, and nothing with the problem.
+  'scripts/pin_deps.py': `"""Pins the development dependencies and logs their download."""\nPINNED = ["attrs", "pluggy", "iniconfig", "urllib3", "certifi", "idna", "packaging", "tomli", "colorama", "virtualenv"]\n\ndef download(logger, name):\n    logger.debug("urllib3 connectionpool: starting new HTTPS connection to pypi.org for %s", name)\n`,
   'test/auth/session.spec.ts': `import { SessionStore } from '../../src/auth/session';\n\ndescribe('SessionStore', () => {\n  it('refreshes', () => {\n    expect(new SessionStore().refresh('x')).toBe(false);\n  });\n});\n`,
 };
 
@@ -132,7 +134,7 @@ describe('search (real app, SQLite + embedded store)', () => {
     const report = [
       'Clamping a negative page size returns garbage',
       '',
-      'Steps: call the API with page_size=-5. The service crashes.',
+      'Steps: call the API with page_size=-5 from the mobile checkout while the inventory sync job runs. The service crashes and the balancer marks the node unhealthy.',
       'Traceback (most recent call last):',
       '  File "/opt/service/vendor/github.com/acme/shop/src/util/math.go", line 5, in Clamp',
       'panic: runtime error',
@@ -181,6 +183,19 @@ describe('search (real app, SQLite + embedded store)', () => {
     // Scores stay in result order.
     const scores = report.body.results.map((r: { score: number }) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it("an issue report's pasted pip list and download log do not outweigh its problem (they are left out of the keyword terms)", async () => {
+    const pipList = ['Package    Version', '---------- -------', 'attrs      23.1.0', 'pluggy     1.2.0', 'iniconfig  2.0.0', 'urllib3    2.0.4', 'certifi    2023.7.22', 'idna       3.4', 'packaging  23.1', 'tomli      2.0.1', 'colorama   0.4.6', 'virtualenv 20.24.3'];
+    const log = Array.from({ length: 6 }, (_, i) => `2023-09-14 10:21:0${i},118 DEBUG urllib3.connectionpool Starting new HTTPS connection (${i}): pypi.org:443`);
+    const report = ['Session refresh keeps sessions alive', '', 'SessionStore refresh returns true for a session that was never created.', '', ...pipList, '', ...log].join('\n');
+    const res = await api().post('/v1/search').send({ query: report }).expect(200);
+    // The session code and its test lead; the script that only shares the pasted lines comes after them.
+    expect(res.body.results.slice(0, 2).map((r: { path: string }) => r.path)).toEqual(['src/auth/session.ts', 'test/auth/session.spec.ts']);
+    expect(res.body.limits).toContainEqual('query: 18 lines of version lists, logs and environment left out of the keyword terms');
+    // The same words without the problem's sentence still find the dependency script: nothing is filtered by file.
+    const deps = await api().post('/v1/search').send({ query: 'pluggy iniconfig urllib3 connectionpool' }).expect(200);
+    expect(deps.body.results[0].path).toBe('scripts/pin_deps.py');
   });
 
   it('flags a query nothing matches lexically as a weak match instead of presenting neighbours as answers', async () => {

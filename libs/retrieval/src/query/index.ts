@@ -2,3 +2,4 @@ export * from './query-evidence';
 export * from './path-mentions';
 export * from './mention-boost';
 export * from './problem-report';
+export * from './report-noise';

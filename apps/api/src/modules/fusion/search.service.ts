@@ -18,7 +18,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -599,13 +599,22 @@ export class SearchService {
   }
 
   /**
-   * How each source gets the query: long queries (issue reports with logs) are keyword-searched
-   * with their strongest terms instead of OR-ing every word, and the files the query names
+   * How each source gets the query: the keyword sources leave out what an issue report pastes
+   * beside its problem (version lists, timestamped logs, frame directories: stripReportNoise),
+   * long queries are keyword-searched with their strongest terms instead of OR-ing every word,
+   * and the files the query names
    * (traceback frames, paths, dotted modules) are looked up among the indexed files.
    */
   private async planQuery(workspaceId: string, request: ParsedSearchRequest, filter: IndexFilter, repoIds: ReadonlySet<string>, limits: string[]): Promise<QueryPlan> {
     const plan: QueryPlan = { keywordQuery: request.query, keywordMode: request.keyword_mode, mentioned: new Map() };
-    const weighted = weightQueryTerms(request.query, { maxTerms: LONG_QUERY_TERMS });
+    const prose = request.keyword_mode === 'phrase' ? null : stripReportNoise(request.query);
+    const words = prose?.text ?? request.query;
+    if (prose && (prose.droppedLines || prose.shortenedFrames)) {
+      plan.keywordQuery = words;
+      const left = [prose.droppedLines ? `${prose.droppedLines} lines of version lists, logs and environment` : '', prose.shortenedFrames ? `the directories of ${prose.shortenedFrames} stack frames` : ''].filter(Boolean);
+      limits.push(`query: ${left.join(' and ')} left out of the keyword terms`);
+    }
+    const weighted = weightQueryTerms(words, { maxTerms: LONG_QUERY_TERMS });
     if (weighted.distinctTerms > LONG_QUERY_TERMS && request.keyword_mode !== 'phrase') {
       plan.keywordQuery = weighted.terms.join(' ');
       plan.keywordMode = 'or';
