@@ -46,6 +46,11 @@ describe('stripReportNoise', () => {
     expect(terms).not.toContain('urllib3');
   });
 
+  it('reads CRLF line endings (issue bodies from the GitHub API) like LF', () => {
+    const crlf = stripReportNoise(REPORT.replace(/\n/g, '\r\n'));
+    expect(crlf).toEqual(stripReportNoise(REPORT));
+  });
+
   it('loses nothing the evidence extractor reads from frames (it reads the whole query)', () => {
     expect(extractQueryEvidence(REPORT).mentions).toContainEqual({ kind: 'frame', path: 'home/me/.venv/lib/python3.11/site-packages/_pytest/capture.py', symbol: 'readouterr' });
   });

@@ -28,18 +28,19 @@ export interface ReportProse {
  * and those lines repeat words — `urllib3`, `python3`, `site`, `packages`, `venv`, `debug` — that
  * outweigh the problem's own words when a long query is cut to its strongest terms, and that
  * match a project's packaging files (`tox.ini`, `setup.cfg`). This leaves out lines that are
- * only a package and its version when there are at least three (a version list), `pip list`'s header, timestamp-led log lines and `Key: value`
- * lines that only state a version, and cuts each stack frame to its file name and function
- * (`capture.py write`): the frames themselves are read as evidence from the whole query
- * ({@link extractQueryEvidence}), so nothing they say about *where* is lost. Prose, code and
- * exception lines stay as they are, and so does the first line: a commit subject such as
- * `Version 5.0` or `Release 2.0.1` is the whole query.
+ * only a package and its version when there are at least three (a version list), `pip list`'s
+ * header, timestamp-led log lines and environment lines (`OS:`, `Python:`, `<name> version:`),
+ * and cuts each stack frame to its file name and function (`capture.py write`): the frames
+ * themselves are read as evidence from the whole query ({@link extractQueryEvidence}), so
+ * nothing they say about *where* is lost. Prose, code and exception lines stay as they are, and
+ * so does the first line: a commit subject such as `Version 5.0` is the whole query.
  *
  * @example
- * stripReportNoise('Cookies vanish\n\nattrs 23.1.0\n2023-09-14 10:21:07 DEBUG urllib3 retry').text // 'Cookies vanish\n'
+ * stripReportNoise('Cookies vanish\n\n2023-09-14 10:21:07 DEBUG urllib3 retry').text // 'Cookies vanish\n'
  */
 export function stripReportNoise(text: string): ReportProse {
-  const lines = text.split('\n');
+  // Issue bodies from GitHub's API end their lines with \r\n.
+  const lines = text.split(/\r?\n/);
   const title = lines.findIndex((l) => l.trim().length > 0);
   const packageRows = lines.filter((l, i) => i !== title && l.length <= 400 && PACKAGE_ROW.test(l)).length;
   let droppedLines = 0;
