@@ -9,8 +9,8 @@ const LOG_LINE = /^[ \t]*\[?(?:\d{4}[-/.]\d{2}[-/.]\d{2}[ T_]\d{1,2}:\d{2}|\d{2}
 /** Environment lines: `- OS: Ubuntu 22.04`, `Python version: 3.11.4 (main, …)`, `**Flask version:** 2.3.2`, `Platform: linux`. */
 const VERSION_LINE = /^[ \t]*(?:[-*][ \t]+)?(?:\*\*)?(?:[\w.-]+(?:[ \t]+[\w.-]+)?[ \t]+version|OS|Operating[ \t]+system|Platform|Python|Node(?:\.js)?|npm|yarn|Browser|Distro|Kernel|Arch(?:itecture)?)(?:\*\*)?[ \t]*:(?:\*\*)?[ \t]*\S[^\n]{0,120}$/i;
 /** A stack frame's location: Python `File "/venv/lib/python3.11/site-packages/flask/app.py", line 12, in wsgi_app`, JS `at fn (/srv/node_modules/x/lib/y.js:1:2)`. */
-const PY_FRAME_LINE = /^([ \t]*)File "([^"\n]+)", line \d+(?:, in ([\w<>.$]+))?[ \t]*$/;
-const JS_FRAME_LINE = /^([ \t]*)at (?:(?:async )?([\w$.<>[\] ]{1,120}) \()?(?:file:\/\/)?([^\s()]+?):\d+(?::\d+)?\)?[ \t]*$/;
+const PY_FRAME_LINE = /^(?<indent>[ \t]*)File "(?<path>[^"\n]+)", line \d+(?:, in (?<fn>[\w<>.$]+))?[ \t]*$/;
+const JS_FRAME_LINE = /^(?<indent>[ \t]*)at (?:(?:async )?(?<fn>[\w$.<>[\] ]{1,120}) \()?(?:file:\/\/)?(?<path>[^\s()]+?):\d+(?::\d+)?\)?[ \t]*$/;
 
 /** What {@link stripReportNoise} kept and left out. */
 export interface ReportProse {
@@ -42,22 +42,22 @@ export function stripReportNoise(text: string): ReportProse {
   // Issue bodies from GitHub's API end their lines with \r\n.
   const lines = text.split(/\r?\n/);
   const title = lines.findIndex((l) => l.trim().length > 0);
-  const packageRows = lines.filter((l, i) => i !== title && l.length <= 400 && PACKAGE_ROW.test(l)).length;
+  const packageRow = lines.map((l, i) => i !== title && l.length <= 400 && PACKAGE_ROW.test(l));
+  const isVersionList = packageRow.filter(Boolean).length >= MIN_PACKAGE_ROWS;
   let droppedLines = 0;
   let shortenedFrames = 0;
   const kept: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     // The subject line is never noise ("Version 5.0" is a whole release commit), nor is a lone `- pytest 8.1` among prose.
-    const isNoise = i !== title && line.length <= 400 && ((packageRows >= MIN_PACKAGE_ROWS && PACKAGE_ROW.test(line)) || PACKAGE_TABLE_HEAD.test(line) || LOG_LINE.test(line) || VERSION_LINE.test(line));
+    const isNoise = i !== title && line.length <= 400 && ((isVersionList && packageRow[i]) || PACKAGE_TABLE_HEAD.test(line) || LOG_LINE.test(line) || VERSION_LINE.test(line));
     if (isNoise) {
       droppedLines += 1;
       continue;
     }
-    const frame = line.length <= 600 ? PY_FRAME_LINE.exec(line) ?? JS_FRAME_LINE.exec(line) : null;
+    const frame = line.length <= 600 ? (PY_FRAME_LINE.exec(line) ?? JS_FRAME_LINE.exec(line))?.groups : undefined;
     if (frame) {
-      const [, indent, a, b] = frame;
-      const [path, fn] = frame[0].trimStart().startsWith('File') ? [a, b] : [b, a];
+      const { indent, path, fn } = frame;
       const file = path.replace(/\\/g, '/').split('/').pop() ?? '';
       kept.push(`${indent}${file}${fn && !fn.startsWith('<') ? ` ${fn.trim()}` : ''}`);
       shortenedFrames += 1;

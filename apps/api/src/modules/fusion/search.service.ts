@@ -602,8 +602,8 @@ export class SearchService {
    * How each source gets the query: the keyword sources leave out what an issue report pastes
    * beside its problem (version lists, timestamped logs, frame directories: stripReportNoise),
    * long queries are keyword-searched with their strongest terms instead of OR-ing every word,
-   * and the files the query names
-   * (traceback frames, paths, dotted modules) are looked up among the indexed files.
+   * and the files the query names (traceback frames, paths, dotted modules) are looked up among
+   * the indexed files.
    */
   private async planQuery(workspaceId: string, request: ParsedSearchRequest, filter: IndexFilter, repoIds: ReadonlySet<string>, limits: string[]): Promise<QueryPlan> {
     const plan: QueryPlan = { keywordQuery: request.query, keywordMode: request.keyword_mode, mentioned: new Map() };
