@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, realpathSync, rmSync, statSync, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -6,6 +6,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import { MAX_TOP_K } from '@sextant/contracts';
 import { runGitOutside } from '@sextant/indexer';
+import { FEATURE_NAMES } from '@sextant/retrieval';
 import { makeDataset, readDataset, readIssues, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
 import { DomainError } from '../../common/domain-error';
 import { BASELINE_LEGS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
@@ -13,6 +14,7 @@ import { buildEvaluationReport, publishableReport } from '../../modules/evaluati
 import { EvalReportsService } from '../../modules/evaluation/eval-reports.service';
 import { EvaluationService, type EvaluationProgress } from '../../modules/evaluation/evaluation.service';
 import { FeedbackService } from '../../modules/feedback/feedback.service';
+import { RankerFeatureLog } from '../../modules/fusion/ranker-feature-log';
 import { RankerTrainingService } from '../../modules/fusion/ranker-training.service';
 import { SearchService } from '../../modules/fusion/search.service';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
@@ -50,6 +52,7 @@ interface RunOpts {
   keepData?: boolean;
   publish?: string | boolean;
   simulateRatings?: string;
+  rankerFeatures?: string;
 }
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -122,6 +125,7 @@ export function registerEval(program: Command): void {
     .option('--data-dir <dir>', 'data directory for the throw-away workspace (default: a new folder under $SEXTANT_DATA_DIR/eval-runs/, deleted afterwards)')
     .option('--keep-data', 'keep the temporary data directory')
     .option('--simulate-ratings <n>', 'before scoring, search the first n queries as a user would, rate each relevant file in the top 10 +1 (a perfect rater), refit the ranker, and score only the remaining queries')
+    .option('--ranker-features <file>', "log the learned ranker's lists as JSONL: its training examples, every default search's candidates, each with its feature vector, and the fitted model (docs/evaluation.md, \"Feature logging\")")
     .option('--publish [workspace]', "store the scores and chart in a workspace of this server's database (SEXTANT_DATA_DIR / DATABASE_URL) for the dashboard's Insights page (default workspace: default)")
     .action(async (opts: RunOpts) => {
       const topK = Number(opts.topK);
@@ -141,6 +145,8 @@ export function registerEval(program: Command): void {
       if (simulated >= answerable && simulated > 0) fail(`--simulate-ratings ${simulated} leaves no query to score (${answerable} have relevant files)`, ExitCode.BadInput);
       // The workspace to publish to is checked before the (long) evaluation.
       const publishTo = opts.publish ? await openPublishTarget(typeof opts.publish === 'string' ? opts.publish : 'default') : null;
+      // Opened before the evaluation so a path that cannot be written fails at once.
+      const featureFile = opts.rankerFeatures ? await openFeatureFile(resolve(opts.rankerFeatures)) : null;
       for (const w of dataset.warnings.slice(0, 10)) err(`warning: ${w}`);
       if (dataset.warnings.length > 10) err(`warning: … and ${dataset.warnings.length - 10} more`);
 
@@ -158,6 +164,7 @@ export function registerEval(program: Command): void {
       const ctx = await createCliContext(config);
       const started = Date.now();
       try {
+        if (featureFile) ctx.get(RankerFeatureLog).start((record) => featureFile.write(`${JSON.stringify(record)}\n`));
         const evaluation = new EvaluationService(ctx.get(WorkspacesService), ctx.get(IndexingService), ctx.get(TaskHistoryService), ctx.get(SearchService), ctx.get(RankerTrainingService));
         const feedback = ctx.get(FeedbackService);
         const simulateRatings = simulated
@@ -205,6 +212,11 @@ export function registerEval(program: Command): void {
           await mkdir(dirname(resolve(opts.metricsJson)), { recursive: true });
           await writeFile(resolve(opts.metricsJson), JSON.stringify(out, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2) + '\n', 'utf8');
         }
+        if (featureFile) {
+          ctx.get(RankerFeatureLog).stop();
+          await closeStream(featureFile);
+          err(`Ranker features: ${resolve(opts.rankerFeatures!)}`);
+        }
         await ctx.close();
         if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
         else err(`Data kept in ${dataDir}`);
@@ -215,6 +227,7 @@ export function registerEval(program: Command): void {
           err(`Published report ${published.id} to workspace ${publishTo.slug} (GET /v1/eval/reports/latest, the dashboard's Insights page)`);
         }
       } catch (e) {
+        if (featureFile) await closeStream(featureFile).catch(() => undefined);
         await ctx.close().catch(() => undefined);
         await publishTo?.ctx.close().catch(() => undefined);
         if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
@@ -224,6 +237,23 @@ export function registerEval(program: Command): void {
     });
 
   registerSimulateFeedback(evalCmd);
+}
+
+/** The feature log's JSONL file, its first line naming the features. */
+async function openFeatureFile(file: string): Promise<WriteStream> {
+  try {
+    await mkdir(dirname(file), { recursive: true });
+    const stream = createWriteStream(file, { encoding: 'utf8' });
+    await new Promise<void>((ready, failed) => stream.once('open', () => ready()).once('error', failed));
+    stream.write(`${JSON.stringify({ kind: 'header', features: FEATURE_NAMES })}\n`);
+    return stream;
+  } catch (e) {
+    return fail(`--ranker-features ${file}: ${(e as Error).message}`, ExitCode.BadInput);
+  }
+}
+
+function closeStream(stream: WriteStream): Promise<void> {
+  return new Promise((done, failed) => stream.end((e?: Error | null) => (e ? failed(e) : done())));
 }
 
 /** This server's database (the environment's SEXTANT_DATA_DIR / DATABASE_URL) and the workspace a report goes to. */

@@ -6,6 +6,7 @@ import { TaskHistoryModule } from '../task-history/task-history.module';
 import { FusionWeightsEntity } from './fusion-weights.entity';
 import { FusionWeightsService } from './fusion-weights.service';
 import { LearnedRankerService } from './learned-ranker.service';
+import { RankerFeatureLog } from './ranker-feature-log';
 import { RankerModelEntity } from './ranker-model.entity';
 import { RankerTrainingService } from './ranker-training.service';
 import { RatedSearchesRepository } from './rated-searches.repository';
@@ -25,7 +26,7 @@ import { STRUCTURAL_PRIORS, structuralPriorsProvider } from './structural-priors
 @Module({
   imports: [TypeOrmModule.forFeature([FusionWeightsEntity, SearchLogEntity, SearchPoolEntity, RankerModelEntity, FeedbackRatingEntity]), FileSearchModule, TaskHistoryModule, IndexingModule, ExternalSourcesModule],
   controllers: [SearchController, RankerController],
-  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService, RatedSearchesRepository, rerankerProvider, SearchRerankService, ExternalResultsService, GraphExpansionService],
-  exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS, LearnedRankerService, RankerTrainingService],
+  providers: [SearchService, FusionWeightsService, SearchLogService, structuralPriorsProvider, LearnedRankerService, RankerTrainingService, RankerFeatureLog, RatedSearchesRepository, rerankerProvider, SearchRerankService, ExternalResultsService, GraphExpansionService],
+  exports: [SearchService, FusionWeightsService, SearchLogService, STRUCTURAL_PRIORS, LearnedRankerService, RankerTrainingService, RankerFeatureLog],
 })
 export class FusionModule {}

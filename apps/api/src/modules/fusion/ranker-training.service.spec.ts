@@ -1,4 +1,5 @@
 import { RankerTrainingService } from './ranker-training.service';
+import { RankerFeatureLog } from './ranker-feature-log';
 import type { SearchService } from './search.service';
 import type { LearnedRankerService } from './learned-ranker.service';
 import type { TasksRepository } from '../task-history/tasks.repository';
@@ -25,7 +26,7 @@ function setup() {
   const tasks = { listHistory: async () => history } as unknown as TasksRepository;
   const files = { listIndexed: async () => Array.from({ length: 10 }, (_, i) => ({ repositoryId: 'r', path: `src/f${i}.ts` })) } as unknown as FilesRepository;
   const rated = { list: async () => [], count: async () => 0 } as unknown as RatedSearchesRepository;
-  const service = new RankerTrainingService(search, ranker, tasks, files, rated);
+  const service = new RankerTrainingService(search, ranker, tasks, files, rated, new RankerFeatureLog());
   return { service, release, examples: () => examples, afterShutdown: () => afterShutdown, markClosed: () => (closed = true) };
 }
 
@@ -60,7 +61,7 @@ describe('RankerTrainingService refits', () => {
       lastReport: async () => ({ rated_seen: seen }),
     } as unknown as LearnedRankerService;
     const ratedSearches = { count: async () => rated } as unknown as RatedSearchesRepository;
-    const s = new RankerTrainingService({} as SearchService, ranker, {} as TasksRepository, {} as FilesRepository, ratedSearches);
+    const s = new RankerTrainingService({} as SearchService, ranker, {} as TasksRepository, {} as FilesRepository, ratedSearches, new RankerFeatureLog());
     const train = jest.spyOn(s, 'train').mockResolvedValue({} as never);
     return { refit: () => (s as unknown as { retrainIfGrown(ws: string): Promise<void> }).retrainIfGrown('ws'), train };
   }

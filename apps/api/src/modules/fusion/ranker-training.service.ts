@@ -7,8 +7,9 @@ import { FeedbackEvents } from '../realtime/realtime.events';
 import { TASKS_CHANGED } from '../task-history/task-history.service';
 import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repository';
 import { LearnedRankerService, type RankerReport } from './learned-ranker.service';
+import { loggedCandidates, RankerFeatureLog } from './ranker-feature-log';
 import { RatedSearchesRepository } from './rated-searches.repository';
-import { SearchService } from './search.service';
+import { SearchService, type RankingCandidate } from './search.service';
 
 /** Past tasks needed before a ranker is fitted at all. */
 export const MIN_HISTORY_TASKS = 100;
@@ -71,6 +72,7 @@ export class RankerTrainingService implements OnModuleDestroy {
     private readonly tasks: TasksRepository,
     private readonly files: FilesRepository,
     private readonly ratedSearches: RatedSearchesRepository,
+    private readonly featureLog: RankerFeatureLog,
   ) {}
 
   /** Stops scheduling and waits for background runs to notice: they must not query a database that is closing. */
@@ -154,9 +156,11 @@ export class RankerTrainingService implements OnModuleDestroy {
       const gap = Math.min(Math.floor(((i * 0.6180339887) % 1) * 2 * HISTORY_GAP), Math.floor(position / 10));
       const asOf = position - gap;
       const createdBefore = history[asOf].createdAt ?? task.createdAt!;
-      const candidates = await this.search.rankingExample(workspaceId, `${task.title}\n\n${task.body}`.trim(), { createdBefore, newerTasks: history.length - asOf, position: asOf }, options.signal);
+      const query = `${task.title}\n\n${task.body}`.trim();
+      const candidates = await this.search.rankingExample(workspaceId, query, { createdBefore, newerTasks: history.length - asOf, position: asOf }, options.signal);
       const relevant = new Set(task.files.filter((f) => indexed.has(f)));
       examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? labelGrade(c.path) : 0)), relevantTotal: relevant.size, position });
+      if (this.featureLog.enabled) this.logExample('task', query, { position, asOf }, [...relevant].map((p) => [p, labelGrade(p)]), candidates);
       options.onProgress?.({ done: i + 1, total: chosen.length });
     }
     const ratedSeen = await this.ratedSearches.count(workspaceId);
@@ -178,8 +182,13 @@ export class RankerTrainingService implements OnModuleDestroy {
       : `Rejected: on the newest ${held.length} past tasks the ranker (MRR ${validation.ranker.mrr}, R@10 ${validation.ranker.r10}) did not beat fusion (${validation.fusion.mrr}, ${validation.fusion.r10}); searches keep plain fusion.`;
     const report: RankerReport = { history_tasks: history.length, examples: examples.length, rated_searches: rated.length, rated_seen: ratedSeen, validation, message };
     await this.ranker.save(workspaceId, model, report, accepted);
+    if (this.featureLog.enabled) this.featureLog.write({ kind: 'model', accepted, model });
     this.logger.log({ workspaceId, accepted, validation, ratedSearches: rated.length }, 'Learned ranker trained');
     return this.ranker.status(workspaceId, message);
+  }
+
+  private logExample(source: 'task' | 'rating', query: string, at: { position: number; asOf: number }, labels: Array<[string, number]>, candidates: readonly RankingCandidate[]): void {
+    this.featureLog.write({ kind: 'train', source, query, position: at.position, as_of: at.asOf, labels: Object.fromEntries(labels), relevant_total: labels.length, candidates: loggedCandidates(candidates.map((c) => c.path), candidates.map((c) => c.features)) });
   }
 
   /**
@@ -197,6 +206,7 @@ export class RankerTrainingService implements OnModuleDestroy {
       const position = tasksBefore(history, r.searchedAt);
       const candidates = await this.search.rankingExample(workspaceId, r.query, { createdBefore: r.searchedAt, newerTasks: history.length - position, position }, options.signal);
       out.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => r.grades.get(c.path) ?? 0), relevantTotal: r.grades.size, weight: RATED_SEARCH_WEIGHT });
+      if (this.featureLog.enabled) this.logExample('rating', r.query, { position, asOf: position }, [...r.grades], candidates);
       options.onProgress?.({ done: done + i + 1, total: done + rated.length });
     }
     return out;

@@ -31,6 +31,7 @@ import { FusionWeightsService } from './fusion-weights.service';
 import { IndexedPathsCache } from './indexed-paths.cache';
 import { MetricsService } from '../metrics/metrics.service';
 import { LearnedRankerService, type ActiveRanker } from './learned-ranker.service';
+import { loggedCandidates, RankerFeatureLog } from './ranker-feature-log';
 import { MentionIndexCache } from './mentioned-files.cache';
 import { SearchCache } from './search-cache';
 import { SearchLogService, shownOnlyPoolItems } from './search-log.service';
@@ -168,6 +169,7 @@ export class SearchService {
     private readonly reranking: SearchRerankService,
     private readonly externalResults: ExternalResultsService,
     private readonly graphExpansion: GraphExpansionService,
+    private readonly featureLog: RankerFeatureLog,
   ) {
     this.searchDuration = metrics.histogram('search_duration_seconds', 'Search latency by strategy and whether the result cache answered', ['strategy', 'cached'], LATENCY_BUCKETS);
     this.sourceDuration = metrics.histogram('search_source_duration_seconds', 'Latency of each search source by outcome (ok, failed, timeout)', ['source', 'outcome'], LATENCY_BUCKETS);
@@ -287,7 +289,7 @@ export class SearchService {
 
     const fusionStarted = performance.now();
     let fused = this.fuseOutcomes([...outcomes.values()], request, fusionWeights, plan);
-    if (model && fused.length) fused = await this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds);
+    if (model && fused.length) fused = await this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds, { pass: 'full', query: request.query });
     if (titlePass) {
       const titleStarted = performance.now();
       const byTitle = await titlePass.catch((err: Error) => (limits.push(`title search: ${err.message}`), [] as RankedFile[]));
@@ -464,7 +466,7 @@ export class SearchService {
     const asked = { ...request, query: title };
     const plan = await this.planQuery(workspaceId, asked, filter, repoIds, []);
     const { outcomes, fused } = await this.retrieveAndFuse(workspaceId, asked, plan, filter, repoIds, weights, timeoutMs, signal);
-    return fused.length ? this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds) : [];
+    return fused.length ? this.rankWithModel(workspaceId, model, fused, outcomes, plan, filter, repoIds, { pass: 'title', query: request.query }) : [];
   }
 
   /** Every source, then the graph stage on their answers, then fusion: the search without streaming, cache or log. */
@@ -566,8 +568,9 @@ export class SearchService {
   }
 
   /** Re-orders the fused top {@link RANKER_DEPTH} (and history-profile candidates) with the model; scores become calibrated relevance probabilities. */
-  private async rankWithModel(workspaceId: string, active: ActiveRanker, fused: RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, plan: QueryPlan, filter: IndexFilter, repoIds: ReadonlySet<string>): Promise<RankedFile[]> {
+  private async rankWithModel(workspaceId: string, active: ActiveRanker, fused: RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, plan: QueryPlan, filter: IndexFilter, repoIds: ReadonlySet<string>, asked: { pass: 'full' | 'title'; query: string }): Promise<RankedFile[]> {
     const { candidates: head, features } = await this.candidateEvidence(workspaceId, fused.slice(0, RANKER_DEPTH), outcomes, plan, filter, repoIds, null);
+    if (this.featureLog.enabled) this.featureLog.write({ kind: 'search', ...asked, candidates: loggedCandidates(head.map((f) => f.path), features) });
     const raw = scoreCandidates(active.model, features);
     const ranked = head
       .map((f, i) => ({ f, i, raw: raw[i] }))
