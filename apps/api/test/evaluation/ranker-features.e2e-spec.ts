@@ -5,38 +5,17 @@ import { readRunFile } from '@sextant/eval';
 import { FEATURE_NAMES, scoreCandidates, type LinearRankerModel } from '@sextant/retrieval';
 import { writeFiles } from '../helpers/fixture-repo';
 import { runCli } from '../helpers/spawn-cli';
+import { vocabularyHistory, vocabularyProject } from '../helpers/vocabulary-history';
 
 /**
  * Twelve modules whose code never uses the words their past tasks use, and a history long
- * enough for the learned ranker to be fitted: `eval run --ranker-features` must log the lists
- * it trained on and the candidates of every default search, such that scoring the logged
- * features with the logged model gives the order the search returned.
+ * enough for the learned ranker to be fitted (helpers/vocabulary-history): `eval run
+ * --ranker-features` must log the lists it trained on and the candidates of every default
+ * search, such that scoring the logged features with the logged model gives the order the
+ * search returned.
  */
-const WORDS = ['amber', 'birch', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kestrel', 'lagoon'];
-const SECOND = ['ledger', 'signup', 'export', 'invoice', 'upload', 'search', 'billing', 'profile', 'avatar', 'webhook', 'report', 'session'];
+const MODULES = 12;
 const TASKS = 140;
-
-function corpus(): Record<string, string> {
-  const files: Record<string, string> = {};
-  WORDS.forEach((_, i) => {
-    files[`src/m${i}/service.py`] = `"""Module ${i}."""\n\ndef handle_m${i}(payload):\n    return sum(item.weight_${i} for item in payload)\n`;
-    files[`tests/test_m${i}.py`] = `from src.m${i}.service import handle_m${i}\n\ndef test_handle_m${i}():\n    assert handle_m${i}([]) == 0\n`;
-  });
-  return files;
-}
-
-function tasks() {
-  return Array.from({ length: TASKS }, (_, n) => {
-    const i = (n * 5) % WORDS.length;
-    return {
-      id: `T-${n}`,
-      title: `Customers report ${WORDS[i]} ${SECOND[i]} problem (${n})`,
-      body: `Seen by support again; the ${WORDS[i]} flow misbehaves after the ${SECOND[i]} step.`,
-      files: n % 3 === 0 ? [`src/m${i}/service.py`, `tests/test_m${i}.py`] : [`src/m${i}/service.py`],
-      created_at: new Date(Date.UTC(2023, 0, 1) + n * 86_400_000).toISOString(),
-    };
-  });
-}
 
 const QUERIES = [
   { id: 'q-cobalt', query: 'cobalt export problem again', relevant: ['src/m2/service.py'], type: 'conceptual' },
@@ -55,8 +34,8 @@ describe('sextant eval run --ranker-features', () => {
   let records: Logged[];
 
   beforeAll(async () => {
-    writeFiles(path.join(datasetDir, 'corpus'), corpus());
-    fs.writeFileSync(path.join(datasetDir, 'tasks.jsonl'), tasks().map((t) => JSON.stringify(t)).join('\n') + '\n');
+    writeFiles(path.join(datasetDir, 'corpus'), vocabularyProject(MODULES));
+    fs.writeFileSync(path.join(datasetDir, 'tasks.jsonl'), vocabularyHistory(TASKS, MODULES).map((t) => JSON.stringify(t)).join('\n') + '\n');
     fs.writeFileSync(path.join(datasetDir, 'queries.jsonl'), QUERIES.map((q) => JSON.stringify(q)).join('\n') + '\n');
     run = await runCli(['eval', 'run', '--dataset', datasetDir, '--strategies', 'weighted_default', '--json', path.join(base, 'out', 'run.json'), '--ranker-features', logFile], { DATABASE_URL: '', SEXTANT_DATA_DIR: path.join(base, 'data') }, 180000);
     records = run.code === 0 ? fs.readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Logged) : [];
@@ -73,7 +52,7 @@ describe('sextant eval run --ranker-features', () => {
     const train = records.filter((r) => r.kind === 'train');
     // Every task from the 21st on touches indexed files, so each is a training query.
     expect(train).toHaveLength(TASKS - 20);
-    const byQuery = new Map(tasks().map((t) => [`${t.title}\n\n${t.body}`, t]));
+    const byQuery = new Map(vocabularyHistory(TASKS, MODULES).map((t) => [`${t.title}\n\n${t.body}`, t]));
     for (const r of train) {
       const task = byQuery.get(r.query as string)!;
       expect(task).toBeDefined();

@@ -9,6 +9,7 @@ import { WorkspacesService } from '../../src/modules/workspaces/workspaces.servi
 import { makeFixtureRepo } from '../helpers/fixture-repo';
 import { runCli } from '../helpers/spawn-cli';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { SECOND, vocabularyHistory, vocabularyProject, WORDS } from '../helpers/vocabulary-history';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -16,32 +17,15 @@ import { waitFor } from '../helpers/wait';
  * tasks teaches those words (each module has its own pair). A notes file repeats every
  * customer word, so code search alone ranks it first: the decoy fusion has to get past.
  */
-const WORDS = ['amber', 'birch', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kestrel', 'lagoon', 'marble', 'nectar', 'onyx', 'prairie', 'quartz', 'raven', 'sierra', 'tundra'];
-const SECOND = ['ledger', 'signup', 'export', 'invoice', 'upload', 'search', 'billing', 'profile', 'avatar', 'webhook', 'report', 'session', 'refund', 'coupon', 'digest', 'badge', 'locale', 'quota', 'banner', 'archive'];
 const MODULES = WORDS.length;
 
 function project(): Record<string, string> {
-  const files: Record<string, string> = {};
-  for (let i = 0; i < MODULES; i++) {
-    files[`src/m${i}/service.py`] = `"""Module ${i}."""\n\ndef handle_m${i}(payload):\n    total = 0\n    for item in payload:\n        total += item.weight_${i}\n    return total\n`;
-    files[`tests/test_m${i}.py`] = `from src.m${i}.service import handle_m${i}\n\ndef test_handle_m${i}():\n    assert handle_m${i}([]) == 0\n`;
-  }
+  const files = vocabularyProject(MODULES);
   files['src/decoy/notes.py'] = `"""Customer vocabulary."""\n${WORDS.map((w, i) => `# customers say ${w} ${SECOND[i]} problem`).join('\n')}\nNOTES = True\n`;
   return files;
 }
 
-function history(count: number) {
-  return Array.from({ length: count }, (_, n) => {
-    const i = (n * 7) % MODULES;
-    return {
-      id: `T-${n}`,
-      title: `Customers report ${WORDS[i]} ${SECOND[i]} problem (${n})`,
-      body: `Seen by support again; the ${WORDS[i]} flow misbehaves after the ${SECOND[i]} step.`,
-      files: n % 3 === 0 ? [`src/m${i}/service.py`, `tests/test_m${i}.py`] : [`src/m${i}/service.py`],
-      created_at: new Date(Date.UTC(2023, 0, 1) + n * 86_400_000).toISOString(),
-    };
-  });
-}
+const history = (count: number) => vocabularyHistory(count, MODULES);
 
 describe('learned ranker (real app, SQLite + embedded store)', () => {
   let t: TestApp;
