@@ -90,6 +90,18 @@ describe('sextant eval run --ranker-features', () => {
     }
   });
 
+  it('with too little history to fit a model, the log holds the header alone and the run says why', async () => {
+    const short = path.join(base, 'short');
+    writeFiles(path.join(short, 'corpus'), vocabularyProject(MODULES));
+    fs.writeFileSync(path.join(short, 'tasks.jsonl'), vocabularyHistory(30, MODULES).map((t) => JSON.stringify(t)).join('\n') + '\n');
+    fs.copyFileSync(path.join(datasetDir, 'queries.jsonl'), path.join(short, 'queries.jsonl'));
+    const file = path.join(base, 'out', 'short.jsonl');
+    const res = await runCli(['eval', 'run', '--dataset', short, '--strategies', 'weighted_default', '--ranker-features', file], { DATABASE_URL: '', SEXTANT_DATA_DIR: path.join(base, 'data') }, 120000);
+    expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(res.stderr).toMatch(/Ranker features: .*short\.jsonl \(no active model, so no search lists: Not trained: the learned ranker needs at least 100 past tasks/);
+    expect(fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l).kind)).toEqual(['header']);
+  }, 150000);
+
   it('refuses a log path it cannot write before evaluating anything', async () => {
     const blocker = path.join(base, 'a-file');
     fs.writeFileSync(blocker, 'not a directory');

@@ -215,7 +215,8 @@ export function registerEval(program: Command): void {
         if (featureFile) {
           ctx.get(RankerFeatureLog).stop();
           await closeStream(featureFile);
-          err(`Ranker features: ${resolve(opts.rankerFeatures!)}`);
+          // Without an active model no search is re-ranked, so only training lists (if any) are logged.
+          err(`Ranker features: ${resolve(opts.rankerFeatures!)}${run.ranker.state === 'active' ? '' : ` (no active model, so no search lists: ${run.ranker.message})`}`);
         }
         await ctx.close();
         if (tempDir && !opts.keepData) rmSync(tempDir, { recursive: true, force: true });
