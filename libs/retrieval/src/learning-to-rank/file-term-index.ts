@@ -28,8 +28,10 @@ export class FileTermIndex {
   private readonly scratch: Float64Array;
   /** Each file's place in path order (equal scores rank the smaller path first). */
   private readonly pathOrder: Int32Array;
-  /** Path -> doc id, built on the first {@link coverage} call. */
+  /** Path -> doc id, built on the first {@link coverage} or {@link tokenCounts} call. */
   private docIds: Map<string, number> | undefined;
+  /** Tokens per file (path and text). */
+  private readonly lengths: Int32Array;
 
   /** From the files themselves, or from {@link FileTermCounts} a caller filled one file at a time (e.g. between reads). */
   constructor(files: Iterable<{ path: string; text: string }> | FileTermCounts) {
@@ -56,6 +58,7 @@ export class FileTermIndex {
         this.postingScores[p] = (idf * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[docs[i]]) / meanLength));
       }
     }
+    this.lengths = Int32Array.from(lengths);
     this.scratch = new Float64Array(n);
     this.pathOrder = new Int32Array(n);
     this.paths
@@ -85,6 +88,15 @@ export class FileTermIndex {
     const best = topByScore(touched, scores, k, (doc) => this.pathOrder[doc]).map((doc) => ({ path: this.paths[doc], score: scores[doc] }));
     for (const doc of touched) scores[doc] = 0;
     return best;
+  }
+
+  /** Tokens in each file, path included (0 for unknown paths). */
+  tokenCounts(paths: readonly string[]): Float64Array {
+    if (!this.docIds) this.docIds = new Map(this.paths.map((p, doc) => [p, doc]));
+    return Float64Array.from(paths, (path) => {
+      const doc = this.docIds!.get(path);
+      return doc === undefined ? 0 : this.lengths[doc];
+    });
   }
 
   /**

@@ -104,6 +104,9 @@ describe('history and whole-file BM25 against a plain reference (property)', () 
         const asked = [...paths, 'zzz.py', paths[0]];
         index.coverage(otherTerms, asked);
         expect([...index.coverage(terms, asked)].map((v) => Math.round(v * 1e9))).toEqual(referenceCoverage(input, terms, asked).map((v) => Math.round(v * 1e9)));
+        // The last copy of a path is the one indexed; its tokens are its path's and its text's.
+        const last = new Map(input.map((d) => [d.path, d]));
+        expect([...index.tokenCounts(asked)]).toEqual(asked.map((p) => (last.has(p) ? tokenize(`${p}\n${last.get(p)!.text}`).length : 0)));
       }),
     );
   });
@@ -259,7 +262,16 @@ describe('candidateFeatures', () => {
     // Features are only ever appended: a saved model's weights keep meaning the same features.
     expect(FEATURE_NAMES.slice(0, 3)).toEqual(['file.dense.rr', 'file.dense.score', 'file.keyword.rr']);
     expect(FEATURE_NAMES.indexOf('graph.score')).toBe(33);
-    expect(FEATURE_NAMES.slice(-2)).toEqual(['cochange.bm25', 'cochange.task']);
+    expect(FEATURE_NAMES.indexOf('cochange.task')).toBe(48);
+    expect(FEATURE_NAMES.at(-1)).toBe('file.length');
+  });
+
+  it('reads file length on a log scale, 0 when the file is not in the whole-file index', () => {
+    const f = (v: Float64Array) => v[FEATURE_NAMES.indexOf('file.length')];
+    expect(f(candidateFeatures(evidence({ fileTokens: 0 }), context))).toBe(0);
+    expect(f(candidateFeatures(evidence({}), context))).toBe(0);
+    expect(f(candidateFeatures(evidence({ fileTokens: 99 }), context))).toBeCloseTo(Math.log(100) / 10);
+    expect(f(candidateFeatures(evidence({ fileTokens: 20_000 }), context))).toBeGreaterThan(f(candidateFeatures(evidence({ fileTokens: 2_000 }), context)));
   });
 
   it('recognises tests and docs', () => {

@@ -46,6 +46,7 @@ export const FEATURE_NAMES: readonly string[] = [
   'bm25.file.coverage',
   'cochange.bm25',
   'cochange.task',
+  'file.length',
 ];
 
 /** The code-graph source; its features come after every older one so saved models keep their layout. */
@@ -80,6 +81,8 @@ export interface CandidateEvidence {
   /** Largest co-change share with the top whole-file BM25 files, and with the top files of BM25-matched past tasks. */
   coChangeBm25?: number;
   coChangeTask?: number;
+  /** Tokens in the whole file (0 = unknown: not in the whole-file index). */
+  fileTokens?: number;
 }
 
 /** What is shared by every candidate of one query. */
@@ -177,6 +180,8 @@ export function candidateFeatures(c: CandidateEvidence, q: QueryFeatureContext, 
   x[i++] = c.fileCoverage ?? 0;
   x[i++] = c.coChangeBm25 ?? 0;
   x[i++] = c.coChangeTask ?? 0;
+  // Log tokens, /10 to put a 20k-token file near 1: long files hold more of any query's words and change more often.
+  x[i++] = Math.log1p(c.fileTokens ?? 0) / 10;
   return x;
 }
 

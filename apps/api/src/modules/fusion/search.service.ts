@@ -545,6 +545,7 @@ export class SearchService {
     const context = { terms, sourceMax, topFusedScore: head.reduce((m, f) => Math.max(m, f.score), 0), history, position: at, profileMax: profile.max, fileBm25Max: fileBm25[0]?.score ?? 0, taskVoteMax };
     const paths = candidates.map((f) => f.path);
     const coverage = fileIndex?.coverage(terms, paths) ?? new Float64Array(paths.length);
+    const tokens = fileIndex?.tokenCounts(paths) ?? new Float64Array(paths.length);
     const profileRanks = profile.ranks(paths);
     const coChanges = history.coChangeTop(paths, head.slice(0, 3).map((f) => f.path), at);
     const coChangesBm25 = history.coChangeTop(paths, fileBm25.slice(0, 3).map((f) => f.path), at);
@@ -561,7 +562,7 @@ export class SearchService {
       let relatedTasks = 0;
       for (const related of relatedBySource) relatedTasks = Math.max(relatedTasks, related.get(f.id)?.length ?? 0);
       const fileBm25Hit = fileBm25Rank.get(f.path);
-      const evidence: CandidateEvidence = { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.score(f.path), profileRank: profileRanks[i], coChange: coChanges[i], fileBm25Rank: fileBm25Hit?.rank ?? 0, fileBm25Score: fileBm25Hit?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0, taskVote: taskBm25.votes.get(f.path) ?? 0, taskBest: taskBm25.best.get(f.path) ?? 0, fileCoverage: coverage[i], coChangeBm25: coChangesBm25[i], coChangeTask: coChangesTask[i] };
+      const evidence: CandidateEvidence = { path: f.path, sources, fusedRank: i < head.length ? i + 1 : 0, fusedScore: f.score, mention: f.mention, prior: f.prior, relatedTasks, profileScore: profile.score(f.path), profileRank: profileRanks[i], coChange: coChanges[i], fileBm25Rank: fileBm25Hit?.rank ?? 0, fileBm25Score: fileBm25Hit?.score ?? 0, taskBm25Rank: taskBm25Rank.get(f.path) ?? 0, taskVote: taskBm25.votes.get(f.path) ?? 0, taskBest: taskBm25.best.get(f.path) ?? 0, fileCoverage: coverage[i], coChangeBm25: coChangesBm25[i], coChangeTask: coChangesTask[i], fileTokens: tokens[i] };
       features.push(candidateFeatures(evidence, context, matrix.subarray(i * width, (i + 1) * width)));
     }
     return { candidates, features };
