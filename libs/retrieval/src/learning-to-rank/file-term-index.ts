@@ -28,7 +28,7 @@ export class FileTermIndex {
   private readonly scratch: Float64Array;
   /** Each file's place in path order (equal scores rank the smaller path first). */
   private readonly pathOrder: Int32Array;
-  /** Path -> doc id, built on the first {@link coverage} or {@link tokenCounts} call. */
+  /** Path -> doc id, built when first asked ({@link docIdsByPath}). */
   private docIds: Map<string, number> | undefined;
   /** Tokens per file (path and text). */
   private readonly lengths: Int32Array;
@@ -92,9 +92,9 @@ export class FileTermIndex {
 
   /** Tokens in each file, path included (0 for unknown paths). */
   tokenCounts(paths: readonly string[]): Float64Array {
-    if (!this.docIds) this.docIds = new Map(this.paths.map((p, doc) => [p, doc]));
+    const docIds = this.docIdsByPath();
     return Float64Array.from(paths, (path) => {
-      const doc = this.docIds!.get(path);
+      const doc = docIds.get(path);
       return doc === undefined ? 0 : this.lengths[doc];
     });
   }
@@ -106,11 +106,11 @@ export class FileTermIndex {
    */
   coverage(terms: Iterable<string>, paths: readonly string[]): Float64Array {
     const out = new Float64Array(paths.length);
-    if (!this.docIds) this.docIds = new Map(this.paths.map((p, doc) => [p, doc]));
+    const docIds = this.docIdsByPath();
     const marks = this.scratch;
     const slots: number[] = [];
     paths.forEach((path, i) => {
-      const doc = this.docIds!.get(path);
+      const doc = docIds.get(path);
       // Slot i + 1 in the (zeroed) scratch: 0 means "not a candidate".
       if (doc !== undefined && marks[doc] === 0) {
         marks[doc] = i + 1;
@@ -134,10 +134,15 @@ export class FileTermIndex {
     if (total > 0) for (let i = 0; i < out.length; i++) out[i] /= total;
     // A path listed twice: its later copies get the first one's value.
     paths.forEach((path, i) => {
-      const doc = this.docIds!.get(path);
+      const doc = docIds.get(path);
       if (doc !== undefined && out[i] === 0) out[i] = out[paths.indexOf(path)];
     });
     return out;
+  }
+
+  private docIdsByPath(): Map<string, number> {
+    this.docIds ??= new Map(this.paths.map((p, doc) => [p, doc]));
+    return this.docIds;
   }
 }
 
