@@ -578,12 +578,12 @@ export class SearchService {
       .sort((a, b) => b.raw - a.raw || a.i - b.i)
       .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: new LazyExplanation(active, r, features[i]) }));
     const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
-    // Files past the ranker's depth stay below everything it ranked.
+    // Files past the ranker's depth stay below everything it ranked; no response shows more than MAX_TOP_K of them.
     const rankedIds = new Set(ranked.map((r) => r.id));
-    const tail = fused
-      .slice(RANKER_DEPTH)
-      .filter((f) => !rankedIds.has(f.id))
-      .map((f, j) => ({ ...f, score: floor * (1 - (j + 1) / (fused.length + 1)) }));
+    const tail: RankedFile[] = [];
+    for (let j = RANKER_DEPTH; j < fused.length && tail.length < MAX_TOP_K; j++) {
+      if (!rankedIds.has(fused[j].id)) tail.push({ ...fused[j], score: floor * (1 - (tail.length + 1) / (fused.length + 1)) });
+    }
     return [...ranked, ...tail];
   }
 
