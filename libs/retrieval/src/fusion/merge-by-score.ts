@@ -19,5 +19,5 @@ export function mergeByScore<T extends { id: string; score: number }>(primary: r
       score: ((inPrimary.has(item.id) ? item.score : 0) + secondaryWeight * (secondaryScore.get(item.id) ?? 0)) / (1 + secondaryWeight),
     }))
     .sort((a, b) => b.score - a.score || a.order - b.order)
-    .map(({ item, score }) => ({ ...item, score }));
+    .map(({ item, score }) => Object.assign({}, item, { score }));
 }

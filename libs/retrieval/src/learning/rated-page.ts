@@ -44,10 +44,7 @@ const SECONDARY = ['task.dense', 'task.keyword'];
  */
 export function ratedPage(input: RatedPageInput): RatedPage {
   const { strategy, pool, weights, pageSize, pathOf, priors = DEFAULT_STRUCTURAL_PRIORS } = input;
-  const ranked = applyPriors(
-    fuse(strategy, pool, { weights, primary: PRIMARY, secondary: SECONDARY }).map((f) => ({ ...f, path: pathOf(f.id) })),
-    priors,
-  );
+  const ranked = applyPriors(fuse(strategy, pool, { weights, primary: PRIMARY, secondary: SECONDARY }), priors, (f) => pathOf(f.id));
   return {
     sources: pool.map((r) => r.source),
     weights,

@@ -297,7 +297,7 @@ export class SearchService {
       if (byTitle.length) {
         const text = new Map(fused.map((f) => [f.id, f.score]));
         const byId = new Map(byTitle.map((f) => [f.id, f.score]));
-        fused = mergeByScore(fused, byTitle, TITLE_WEIGHT).map((f) => ({ ...f, titleSearch: { title: byId.get(f.id) ?? 0, text: text.get(f.id) ?? 0 } }));
+        fused = mergeByScore(fused, byTitle, TITLE_WEIGHT).map((f) => Object.assign({}, f, { titleSearch: { title: byId.get(f.id) ?? 0, text: text.get(f.id) ?? 0 } }));
       }
     }
     // A report (code block, traceback, error line, prompt) asks where the faulty code is; the model, fitted on commits that change tests and docs with the code, cannot tell.
@@ -576,13 +576,13 @@ export class SearchService {
     const ranked = head
       .map((f, i) => ({ f, i, raw: raw[i] }))
       .sort((a, b) => b.raw - a.raw || a.i - b.i)
-      .map(({ f, i, raw: r }) => ({ ...f, score: calibratedScore(active.model, r), ranker: new LazyExplanation(active, r, features[i]) }));
+      .map(({ f, i, raw: r }) => Object.assign({}, f, { score: calibratedScore(active.model, r), ranker: new LazyExplanation(active, r, features[i]) }));
     const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
     // Files past the ranker's depth stay below everything it ranked; no response shows more than MAX_TOP_K of them.
     const rankedIds = new Set(ranked.map((r) => r.id));
     const tail: RankedFile[] = [];
     for (let j = RANKER_DEPTH; j < fused.length && tail.length < MAX_TOP_K; j++) {
-      if (!rankedIds.has(fused[j].id)) tail.push({ ...fused[j], score: floor * (1 - (tail.length + 1) / (fused.length + 1)) });
+      if (!rankedIds.has(fused[j].id)) tail.push(Object.assign({}, fused[j], { score: floor * (1 - (tail.length + 1) / (fused.length + 1)) }));
     }
     return [...ranked, ...tail];
   }
@@ -599,7 +599,7 @@ export class SearchService {
     const rankings = this.rankingsOf(outcomes);
     const fused = rankings.length ? fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword', 'file.graph'] }) : [];
     const boosted = boostMentionedFiles(fused, plan.mentioned, (id) => ({ id, score: 0, contributions: [] }));
-    return applyPriors(boosted.map((f) => ({ ...f, path: pathOfId(f.id) })), this.priors);
+    return applyPriors(boosted, this.priors, (f) => pathOfId(f.id));
   }
 
   /**

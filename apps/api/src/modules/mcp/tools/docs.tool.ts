@@ -47,7 +47,7 @@ export class SearchDocsTool implements McpTool<typeof McpDocsInputSchema, typeof
       this.indexing.list(ctx.auth.workspaceId),
     ]);
     const names = new Map(repos.map((r) => [r.id, r.name]));
-    const ranked = applyPriors(hits.map((h) => ({ ...h, path: h.payload.path })), this.priors).slice(0, topK);
+    const ranked = applyPriors(hits, this.priors, (h) => h.payload.path).slice(0, topK);
     const structured: McpDocsOutput = {
       query: args.query,
       mode: args.mode,
