@@ -1,5 +1,7 @@
 import request from 'supertest';
 import { TaskImportResultSchema } from '@sextant/contracts';
+import { TasksRepository } from '../../src/modules/task-history/tasks.repository';
+import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 
 /** `POST /v1/tasks/import` (the dashboard's import; `sextant tasks import` calls the same service). */
@@ -91,5 +93,16 @@ describe('task import from JSONL and CSV (real app)', () => {
     const file = await importFile({ format: 'jsonl', content, source: 'dup-test' }).expect(201);
     expect(file.body).toMatchObject({ imported: 1, skipped: 1, errors: [expect.objectContaining({ line: 3, id: 'U-3' })] });
     expect((await listed('dup-test')).map((x) => x.title).sort()).toEqual(['First copy', 'Once', 'Other']);
+  });
+
+  it('orders the history the same way on every import: tasks of the same second by their own id', async () => {
+    // Commits of one second (a rebase, a merge) imported in one batch tie on both dates.
+    const ids = ['c9f0', '1ab2', 'e771', '05d3', '8b4e', '3c6a', 'f012', '6d7e'];
+    const content = ids.map((id) => JSON.stringify({ id, title: `same second ${id}`, files: [`src/${id}.ts`], created_at: '2024-05-01T12:00:00Z' })).join('\n');
+    await importFile({ format: 'jsonl', content, source: 'same-second' }).expect(201);
+    const workspace = await t.app.get(WorkspacesService).ensureDefault();
+    const history = await t.app.get(TasksRepository).listHistory(workspace.id);
+    const order = history.filter((h) => h.files[0]?.startsWith('src/') && ids.some((id) => h.files[0] === `src/${id}.ts`)).map((h) => h.files[0].slice(4, -3));
+    expect(order).toEqual([...ids].sort());
   });
 });

@@ -78,10 +78,14 @@ export class TasksRepository {
   async listHistory(workspaceId: string, options: { withText?: boolean } = {}): Promise<HistoryTaskRow[]> {
     const rows = await this.rows.find({
       where: { workspaceId },
-      select: ['id', 'files', 'taskCreatedAt', 'createdAt', ...(options.withText ? (['title', 'body'] as const) : [])],
+      select: ['id', 'files', 'taskCreatedAt', 'createdAt', 'source', 'externalId', ...(options.withText ? (['title', 'body'] as const) : [])],
     });
     const time = (d: Date | null) => (d ? d.getTime() : Number.NEGATIVE_INFINITY);
-    rows.sort((a, b) => time(a.taskCreatedAt) - time(b.taskCreatedAt) || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    // Commits made in the same second and imported in the same batch tie on both dates; the row id
+    // is a random UUID, so the tie goes to the task's own id: positions (and the ranker trained on
+    // them) must not change from one import of the same history to the next.
+    const byKey = (a: TaskEntity, b: TaskEntity) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : a.id < b.id ? -1 : 1);
+    rows.sort((a, b) => time(a.taskCreatedAt) - time(b.taskCreatedAt) || a.createdAt.getTime() - b.createdAt.getTime() || byKey(a, b));
     return rows.map((r) => ({ id: r.id, files: r.files, createdAt: r.taskCreatedAt, title: r.title ?? '', body: r.body ?? '' }));
   }
 
