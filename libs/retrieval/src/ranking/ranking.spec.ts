@@ -129,6 +129,19 @@ describe('structural priors', () => {
     expect(applyPriors([{ id: 'vendor/a.js', score: -1 }, { id: 'src/a.js', score: -1.5 }]).map((r) => r.id)).toEqual(['src/a.js', 'vendor/a.js']);
   });
 
+  it('reads the path through the given function and keeps it on each result, leaving the inputs alone', () => {
+    const fused = [
+      { id: 'file:r1:vendor/lib.js', score: 1, contributions: ['file.dense'] },
+      { id: 'file:r1:src/lib.js', score: 0.5, contributions: ['file.keyword'] },
+    ];
+    const ranked = applyPriors(fused, undefined, (f) => f.id.slice('file:r1:'.length));
+    expect(ranked.map((r) => [r.path, r.score, r.prior, r.scoreBeforePrior, r.contributions])).toEqual([
+      ['src/lib.js', 0.5, 1, 0.5, ['file.keyword']],
+      ['vendor/lib.js', 0.4, 0.4, 1, ['file.dense']],
+    ]);
+    expect(fused[0]).toEqual({ id: 'file:r1:vendor/lib.js', score: 1, contributions: ['file.dense'] });
+  });
+
   it('rejects a negative weight with the rule named', () => {
     expect(() => new StructuralPriors([{ label: 'bad', glob: '**', weight: -1 }])).toThrow(/"bad"/);
   });
