@@ -93,6 +93,8 @@ export type ChunkEvidence = z.infer<typeof ChunkEvidenceSchema>;
 /** The learned ranker's part of a result's explanation: model version, raw score, the features that weighed most. */
 export const RankerExplainSchema = z.object({
   model_version: z.number().int(),
+  /** Which of the version's two models placed the file: `code_first` holds the top places; `all_changed`, fitted with tests, docs and changelogs graded like code, orders the places below them. Absent from models without the second. */
+  placed_by: z.enum(['code_first', 'all_changed']).optional(),
   rank_score: z.number(),
   contributions: z.array(z.object({ feature: z.string(), value: z.number() })),
 });

@@ -62,6 +62,9 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     expect(after.results[0].path).toBe('src/m5/service.py');
     expect(after.results[0].explain.ranker).toMatchObject({ model_version: trained.model_version });
     expect(after.results[0].explain.ranker!.contributions.length).toBeGreaterThan(0);
+    // The code-first model holds the top five places; the all-changed model orders the places below.
+    expect(after.results.length).toBeGreaterThan(5);
+    expect(after.results.map((r) => r.explain.ranker!.placed_by)).toEqual(after.results.map((_, i) => (i < 5 ? 'code_first' : 'all_changed')));
     // Scores are probabilities now: within [0, 1], decreasing.
     for (const r of after.results) expect(r.score).toBeGreaterThanOrEqual(0);
     expect(after.results[0].score).toBeLessThanOrEqual(1);
@@ -86,8 +89,11 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     expect(m8.explain.title_search!.title_score).toBeGreaterThan(m8.explain.title_search!.text_score);
     for (const r of issue.results) {
       const t = r.explain.title_search!;
+      // Below the top five the all-changed model orders the merged list; each file takes the score of its place.
+      if (r.explain.ranker?.placed_by === 'all_changed') continue;
       expect(r.score).toBeCloseTo((t.text_score + t.title_weight * t.title_score) / (1 + t.title_weight), 4);
     }
+    expect(issue.results.slice(0, 5).every((r) => r.explain.ranker?.placed_by === 'code_first')).toBe(true);
     expect(issue.results.map((r) => r.score)).toEqual([...issue.results.map((r) => r.score)].sort((a, b) => b - a));
     for (const r of issue.results) {
       expect(r.score).toBeGreaterThanOrEqual(0);

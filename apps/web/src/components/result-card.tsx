@@ -123,7 +123,7 @@ export const ResultCard = memo(
             // The learned ranker's scores are calibrated: the chance this file is one a past task like this query touched.
             <span
               className="result-score"
-              title={`calibrated relevance ${result.score.toFixed(3)} (learned ranker v${result.explain.ranker.model_version})${result.explain.title_search ? `: ${result.explain.title_search.title_score.toFixed(3)} for the title alone, ${result.explain.title_search.text_score.toFixed(3)} for the whole text` : ''}`}
+              title={`calibrated relevance ${result.score.toFixed(3)} (learned ranker v${result.explain.ranker.model_version}${result.explain.ranker.placed_by === 'all_changed' ? '; placed by its all-changed model, which lists what changes with the top files: the score is the probability of this place' : ''})${result.explain.title_search ? `: ${result.explain.title_search.title_score.toFixed(3)} for the title alone, ${result.explain.title_search.text_score.toFixed(3)} for the whole text` : ''}`}
             >
               {Math.round(result.score * 100)}% likely
             </span>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { tokenize } from '../tokenizer';
-import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, fileKind, listMetrics, queryTermSet, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
+import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, fileKind, gradedAsChanged, listMetrics, queryTermSet, rankerBeatsFusion, reorderBelowTop, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
 
 describe('ChangeHistory', () => {
   const h = new ChangeHistory([
@@ -385,3 +385,30 @@ describe('trainLinearRanker', () => {
     expect(scoreCandidates(model, flat.features)).toEqual([0, 0]);
   });
 });
+
+describe('reorderBelowTop', () => {
+  const ids = (xs: Array<{ id: string }>) => xs.map((x) => x.id);
+  it('keeps the top places and orders the places below by the all-changed score, in the slots that have one', () => {
+    const list = [
+      { id: 'code', s: 0 },
+      { id: 'other', s: 1 },
+      { id: 'test', s: 5 },
+      { id: 'doc', s: 3 },
+    ];
+    expect(ids(reorderBelowTop(list, (x) => x.s, 2))).toEqual(['code', 'other', 'test', 'doc']);
+    expect(ids(reorderBelowTop(list, (x) => x.s, 1))).toEqual(['code', 'test', 'doc', 'other']);
+    // An item without a score (a file below the ranker's depth) keeps its slot; the others move around it.
+    const withTail = [...list, { id: 'tail', s: undefined as number | undefined }, { id: 'late', s: 9 }];
+    expect(ids(reorderBelowTop(withTail, (x) => x.s, 1))).toEqual(['code', 'late', 'test', 'doc', 'tail', 'other']);
+    // Ties keep the input order; too short a list is returned as it is.
+    expect(ids(reorderBelowTop([{ id: 'a' }, { id: 'b' }, { id: 'c' }], () => 1, 1))).toEqual(['a', 'b', 'c']);
+    expect(ids(reorderBelowTop(list, (x) => x.s))).toEqual(['code', 'other', 'test', 'doc']);
+  });
+
+  it('fits the all-changed model on the same lists with every relevant candidate graded 1', () => {
+    const lists: RankingExample[] = [{ features: [Float64Array.from([1]), Float64Array.from([0]), Float64Array.from([2])], labels: [1, 0.5, 0], relevantTotal: 3, weight: 2 }];
+    expect(gradedAsChanged(lists)).toEqual([{ ...lists[0], labels: [1, 1, 0] }]);
+    expect(lists[0].labels).toEqual([1, 0.5, 0]);
+  });
+});
+

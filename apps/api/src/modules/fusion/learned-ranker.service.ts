@@ -18,10 +18,18 @@ import { RankerModelEntity } from './ranker-model.entity';
 export const MAX_FILE_INDEX_FILES = 20_000;
 const MAX_FILE_INDEX_BYTES = 1024 * 1024;
 
-/** The model that ranks a workspace's default searches. */
+/**
+ * What one fit stores: the code-first model (its weights are the ones status shows) and, once
+ * accepted, the all-changed model that orders the places below the top ones (`reorderBelowTop`).
+ */
+export type StoredRanker = LinearRankerModel & { allChanged?: LinearRankerModel };
+
+/** The models that rank a workspace's default searches. */
 export interface ActiveRanker {
   version: number;
   model: LinearRankerModel;
+  /** Absent in models fitted before the places below the top were ordered by a second model: the code-first order then holds throughout. */
+  allChanged?: LinearRankerModel;
 }
 
 /** What training stores beside a model. */
@@ -129,7 +137,11 @@ export class LearnedRankerService {
     if (!hit) {
       hit = this.rows
         .findOne({ where: { workspaceId, active: true }, order: { version: 'DESC' } })
-        .then((row) => (row ? { version: row.version, model: JSON.parse(row.model) as LinearRankerModel } : null));
+        .then((row) => {
+          if (!row) return null;
+          const { allChanged, ...model } = JSON.parse(row.model) as StoredRanker;
+          return { version: row.version, model, ...(allChanged ? { allChanged } : {}) };
+        });
       hit.catch(() => this.active.delete(workspaceId));
       this.active.set(workspaceId, hit);
     }
@@ -148,7 +160,7 @@ export class LearnedRankerService {
   }
 
   /** Stores a fitted model; an accepted one becomes active at once. */
-  async save(workspaceId: string, model: LinearRankerModel, report: RankerReport, accepted: boolean): Promise<RankerModelEntity> {
+  async save(workspaceId: string, model: StoredRanker, report: RankerReport, accepted: boolean): Promise<RankerModelEntity> {
     const last = await this.rows.findOne({ where: { workspaceId }, order: { version: 'DESC' } });
     const row = await this.rows.save(this.rows.create({ id: randomUUID(), workspaceId, version: (last?.version ?? 0) + 1, active: accepted, model: JSON.stringify(model), report: JSON.stringify(report) }));
     if (accepted) {

@@ -1,12 +1,12 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { RankerStatus } from '@sextant/contracts';
-import { FEATURE_NAMES, fileKind, listMetrics, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type LinearRankerModel, type RankingExample } from '@sextant/retrieval';
+import { CODE_FIRST_PLACES, FEATURE_NAMES, fileKind, gradedAsChanged, listMetrics, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type RankingExample } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { FeedbackEvents } from '../realtime/realtime.events';
 import { TASKS_CHANGED } from '../task-history/task-history.service';
 import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repository';
-import { LearnedRankerService, type RankerReport } from './learned-ranker.service';
+import { LearnedRankerService, type RankerReport, type StoredRanker } from './learned-ranker.service';
 import { loggedCandidates, RankerFeatureLog } from './ranker-feature-log';
 import { RatedSearchesRepository } from './rated-searches.repository';
 import { SearchService, type RankingCandidate } from './search.service';
@@ -175,10 +175,11 @@ export class RankerTrainingService implements OnModuleDestroy {
       fusion: round(listMetrics(held.map((e) => ({ order: e.labels.map((_, i) => i), labels: e.labels, relevantTotal: e.relevantTotal })))),
     };
     const accepted = rankerBeatsFusion(validation.ranker, validation.fusion);
-    const model: LinearRankerModel = accepted ? trainLinearRanker([...examples, ...rated], FEATURE_NAMES) : candidate;
+    // Validation judges the code-first model alone: it holds the top places, where MRR is decided.
+    const model: StoredRanker = accepted ? { ...trainLinearRanker([...examples, ...rated], FEATURE_NAMES), allChanged: trainLinearRanker(gradedAsChanged([...examples, ...rated]), FEATURE_NAMES) } : candidate;
     const withRatings = rated.length ? ` and ${rated.length} rated searches` : '';
     const message = accepted
-      ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}; refitted on all ${examples.length} past tasks${withRatings}.`
+      ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}; refitted on all ${examples.length} past tasks${withRatings}; below the top ${CODE_FIRST_PLACES} places a second model, fitted with tests, docs and changelogs graded like code, orders the files.`
       : `Rejected: on the newest ${held.length} past tasks the ranker (MRR ${validation.ranker.mrr}, R@10 ${validation.ranker.r10}) did not beat fusion (${validation.fusion.mrr}, ${validation.fusion.r10}); searches keep plain fusion.`;
     const report: RankerReport = { history_tasks: history.length, examples: examples.length, rated_searches: rated.length, rated_seen: ratedSeen, validation, message };
     await this.ranker.save(workspaceId, model, report, accepted);

@@ -18,7 +18,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { CODE_FIRST_PLACES, FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -77,7 +77,9 @@ type RankedFile = FusedItem & {
   prior: number;
   scoreBeforePrior: number;
   mention?: FileMention;
-  ranker?: { version: number; rankScore: number; contributions: Array<{ feature: string; value: number }> };
+  ranker?: RankerExplanation;
+  /** The all-changed model's probability for the file (merged like `score` when a title search ran): what orders the places below the top ones. */
+  allChangedScore?: number;
   /** Set when the query was also searched by its title: the file's calibrated score in each search (0 where one lacks it). */
   titleSearch?: { title: number; text: number };
   /** Set when a problem report's first code file was lifted to the top from this rank. */
@@ -295,13 +297,21 @@ export class SearchService {
       const byTitle = await titlePass.catch((err: Error) => (limits.push(`title search: ${err.message}`), [] as RankedFile[]));
       timings.title_wait = round(performance.now() - titleStarted);
       if (byTitle.length) {
-        const text = new Map(fused.map((f) => [f.id, f.score]));
-        const byId = new Map(byTitle.map((f) => [f.id, f.score]));
-        fused = mergeByScore(fused, byTitle, TITLE_WEIGHT).map((f) => Object.assign({}, f, { titleSearch: { title: byId.get(f.id) ?? 0, text: text.get(f.id) ?? 0 } }));
+        const text = new Map(fused.map((f) => [f.id, f]));
+        const byId = new Map(byTitle.map((f) => [f.id, f]));
+        // The all-changed probabilities are merged the same way, for the places below the top ones.
+        const merged = (a?: number, b?: number) => (a === undefined && b === undefined ? undefined : ((a ?? 0) + TITLE_WEIGHT * (b ?? 0)) / (1 + TITLE_WEIGHT));
+        fused = mergeByScore(fused, byTitle, TITLE_WEIGHT).map((f) =>
+          Object.assign({}, f, {
+            titleSearch: { title: byId.get(f.id)?.score ?? 0, text: text.get(f.id)?.score ?? 0 },
+            allChangedScore: merged(text.get(f.id)?.allChangedScore, byId.get(f.id)?.allChangedScore),
+          }),
+        );
       }
     }
     // A report (code block, traceback, error line, prompt) asks where the faulty code is; the model, fitted on commits that change tests and docs with the code, cannot tell.
     if (isDefaultRequest(request) && plan.report) fused = liftCodeFirst(fused);
+    if (model?.allChanged) fused = placeBelowTop(fused);
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
@@ -573,10 +583,17 @@ export class SearchService {
     const { candidates: head, features } = await this.candidateEvidence(workspaceId, fused.slice(0, RANKER_DEPTH), outcomes, plan, filter, repoIds, null);
     if (this.featureLog.enabled) this.featureLog.write({ kind: 'search', ...asked, candidates: loggedCandidates(head.map((f) => f.path), features) });
     const raw = scoreCandidates(active.model, features);
+    const rawAllChanged = active.allChanged ? scoreCandidates(active.allChanged, features) : null;
     const ranked = head
       .map((f, i) => ({ f, i, raw: raw[i] }))
       .sort((a, b) => b.raw - a.raw || a.i - b.i)
-      .map(({ f, i, raw: r }) => Object.assign({}, f, { score: calibratedScore(active.model, r), ranker: new LazyExplanation(active, r, features[i]) }));
+      .map(({ f, i, raw: r }) =>
+        Object.assign({}, f, {
+          score: calibratedScore(active.model, r),
+          ranker: new RankerExplanation(active, r, rawAllChanged?.[i], features[i]),
+          ...(rawAllChanged ? { allChangedScore: calibratedScore(active.allChanged!, rawAllChanged[i]) } : {}),
+        }),
+      );
     const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
     // Files past the ranker's depth stay below everything it ranked; no response shows more than MAX_TOP_K of them.
     const rankedIds = new Set(ranked.map((r) => r.id));
@@ -707,7 +724,7 @@ export class SearchService {
           prior: item.prior,
           score_before_prior: round(item.scoreBeforePrior, 6),
           ...(item.ranker
-            ? { ranker: { model_version: item.ranker.version, rank_score: round(item.ranker.rankScore, 4), contributions: item.ranker.contributions.map((c) => ({ feature: c.feature, value: round(c.value, 4) })) } }
+            ? { ranker: { model_version: item.ranker.version, ...(item.ranker.placedBy ? { placed_by: item.ranker.placedBy } : {}), rank_score: round(item.ranker.rankScore, 4), contributions: item.ranker.contributions.map((c) => ({ feature: c.feature, value: round(c.value, 4) })) } }
             : {}),
           ...(item.titleSearch ? { title_search: { title_score: round(item.titleSearch.title, 6), text_score: round(item.titleSearch.text, 6), title_weight: TITLE_WEIGHT } } : {}),
         },
@@ -800,22 +817,45 @@ function matchStrength(fused: readonly RankedFile[], outcomes: ReadonlyMap<Searc
 }
 
 /** The ranker's part of `explain`; contributions are worked out only for the results a response shows. */
-class LazyExplanation {
+class RankerExplanation {
   private explained: Array<{ feature: string; value: number }> | undefined;
 
   readonly version: number;
 
   constructor(
     private readonly active: ActiveRanker,
-    readonly rankScore: number,
+    private readonly codeFirstScore: number,
+    /** The all-changed model's raw score (versions that have it). */
+    readonly allChangedScore: number | undefined,
     private readonly features: Float64Array,
+    /** Which model placed the file; reported only for versions with both. */
+    readonly placedBy: 'code_first' | 'all_changed' | undefined = allChangedScore === undefined ? undefined : 'code_first',
   ) {
     this.version = active.version;
   }
 
-  get contributions(): Array<{ feature: string; value: number }> {
-    return (this.explained ??= explainScore(this.active.model, this.features));
+  get rankScore(): number {
+    return this.placedBy === 'all_changed' ? this.allChangedScore! : this.codeFirstScore;
   }
+
+  get contributions(): Array<{ feature: string; value: number }> {
+    return (this.explained ??= explainScore(this.placedBy === 'all_changed' ? this.active.allChanged! : this.active.model, this.features));
+  }
+
+  placedByAllChanged(): RankerExplanation {
+    return new RankerExplanation(this.active, this.codeFirstScore, this.allChangedScore, this.features, 'all_changed');
+  }
+}
+
+/**
+ * The final list with the places below the code-first model's top ones re-ordered by the
+ * all-changed model (reorderBelowTop): after the title merge and the code-first lift, so the top
+ * places are exactly the code-first ranking's. Scores stay in place order (each slot keeps its
+ * score), so they keep decreasing.
+ */
+function placeBelowTop(fused: RankedFile[]): RankedFile[] {
+  const reordered = reorderBelowTop(fused, (f) => f.allChangedScore);
+  return reordered.map((f, j) => (j < CODE_FIRST_PLACES || f.allChangedScore === undefined || !f.ranker ? f : Object.assign({}, f, { score: fused[j].score, ranker: f.ranker.placedByAllChanged() })));
 }
 
 /** The learned ranker stands in for the default fusion only: requests that choose a strategy, sources or weights get exactly what they asked for. */
