@@ -591,7 +591,7 @@ export class SearchService {
         Object.assign({}, f, {
           score: calibratedScore(active.model, r),
           ranker: new RankerExplanation(active, r, rawAllChanged?.[i], features[i]),
-          ...(rawAllChanged ? { allChangedScore: calibratedScore(active.allChanged!, rawAllChanged[i]) } : {}),
+          allChangedScore: rawAllChanged ? calibratedScore(active.allChanged!, rawAllChanged[i]) : undefined,
         }),
       );
     const floor = ranked.length ? Math.min(...ranked.map((r) => r.score)) : 0;
