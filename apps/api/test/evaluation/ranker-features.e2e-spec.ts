@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readRunFile } from '@sextant/eval';
-import { FEATURE_NAMES, scoreCandidates, type LinearRankerModel } from '@sextant/retrieval';
+import { calibratedScore, FEATURE_NAMES, reorderBelowTop, scoreCandidates, type LinearRankerModel } from '@sextant/retrieval';
 import { writeFiles } from '../helpers/fixture-repo';
 import { runCli } from '../helpers/spawn-cli';
 import { vocabularyHistory, vocabularyProject } from '../helpers/vocabulary-history';
@@ -73,8 +73,9 @@ describe('sextant eval run --ranker-features', () => {
     const models = records.filter((r) => r.kind === 'model');
     expect(models).toHaveLength(1);
     expect(models[0].accepted).toBe(true);
-    const model = models[0].model as LinearRankerModel;
+    const model = models[0].model as LinearRankerModel & { allChanged: LinearRankerModel };
     expect(model.featureNames).toEqual([...FEATURE_NAMES]);
+    expect(model.allChanged.featureNames).toEqual([...FEATURE_NAMES]);
 
     const searches = records.filter((r) => r.kind === 'search');
     // One list per query, and one more for the first paragraph of the multi-paragraph query.
@@ -83,8 +84,12 @@ describe('sextant eval run --ranker-features', () => {
     const runs = (await readRunFile(path.join(base, 'out', 'run.json'))).runs.weighted_default;
     for (const q of QUERIES.slice(0, 2)) {
       const logged = searches.find((s) => s.query === q.query)!.candidates as Candidates;
-      const scores = scoreCandidates(model, logged.map((c) => Float64Array.from(c.features)));
-      const order = logged.map((c, i) => ({ path: c.path, score: scores[i], i })).sort((a, b) => b.score - a.score || a.i - b.i).map((c) => c.path);
+      const features = logged.map((c) => Float64Array.from(c.features));
+      const scores = scoreCandidates(model, features);
+      const allChanged = scoreCandidates(model.allChanged, features);
+      // The code-first model's order, with the places below the top ones re-ordered by the all-changed model.
+      const codeFirst = logged.map((c, i) => ({ path: c.path, score: scores[i], i })).sort((a, b) => b.score - a.score || a.i - b.i);
+      const order = reorderBelowTop(codeFirst, (c) => calibratedScore(model.allChanged, allChanged[c.i])).map((c) => c.path);
       expect(order.slice(0, 10)).toEqual(runs[q.id].slice(0, 10));
       expect(order[0]).toBe(q.relevant[0]);
     }
