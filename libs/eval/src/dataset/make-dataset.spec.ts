@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TaskInputSchema } from '@sextant/contracts';
 import { makeDataset, readDataset, readIssues, taskFiles } from './index';
 import { GitFixture } from './__tests__/git-fixture';
 
@@ -150,6 +151,30 @@ describe('makeDataset from a real git history', () => {
     const { length } = await readIssues(file, { onInvalid: 'skip' });
     expect(length).toBe(1);
     expect((await readIssues(file, { onInvalid: 'skip' }))[0]).toEqual({ id: '7', title: 'Crash', body: '', fixed_by: ['abc'] });
+  });
+
+  it('keeps past commits written without a message as tasks the importer accepts, and asks none of the later ones', async () => {
+    const quiet = new GitFixture();
+    const quietOut = mkdtempSync(join(tmpdir(), 'sextant-dataset-'));
+    try {
+      quiet.commit('Add parser', { 'src/parser.ts': 'export function parse() {}\n' });
+      quiet.commit('Add lexer', { 'src/lexer.ts': 'export function lex() {}\n' });
+      writeFileSync(join(quiet.path, 'src/parser.ts'), 'export function parse() { return 1; }\n');
+      quiet.git(['commit', '-q', '-a', '--allow-empty-message', '-m', '']);
+      const cutoff = quiet.commit('Lex numbers', { 'src/lexer.ts': 'export function lex() { return 2; }\n' });
+      writeFileSync(join(quiet.path, 'src/lexer.ts'), 'export function lex() { return 3; }\n');
+      quiet.git(['commit', '-q', '-a', '--allow-empty-message', '-m', '']);
+      quiet.commit('Parse nested lists', { 'src/parser.ts': 'export function parse() { return [[]]; }\n' });
+      const made = await makeDataset({ repoPath: quiet.path, outDir: quietOut, cutoff });
+      const silent = made.tasks.find((t) => t.files.includes('src/parser.ts') && t.title !== 'Add parser')!;
+      expect(silent.title).toBe('(no message)');
+      expect(TaskInputSchema.safeParse({ id: silent.id, title: silent.title, files: silent.files }).success).toBe(true);
+      expect(made.queries.map((q) => q.query)).toEqual(['Parse nested lists']);
+      expect(made.meta.counts.skipped_queries).toMatchObject({ 'no-message': 1 });
+    } finally {
+      quiet.dispose();
+      rmSync(quietOut, { recursive: true, force: true });
+    }
   });
 
   it('explains a bad cutoff or a non-repository', async () => {

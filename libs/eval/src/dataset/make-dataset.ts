@@ -148,6 +148,9 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
   return { dir: outDir, meta, tasks, queries };
 }
 
+/** Title of a past commit written with an empty message (the task still says which files changed together). */
+const NO_MESSAGE_TITLE = '(no message)';
+
 /** Tasks from commits given newest first; renames are followed forward to the cutoff. */
 function buildTasks(commitsNewestFirst: readonly GitCommit[], atCutoff: ReadonlySet<string>): EvalTask[] {
   const forward = new Map<string, string>(); // path at some past time -> path at cutoff
@@ -156,7 +159,7 @@ function buildTasks(commitsNewestFirst: readonly GitCommit[], atCutoff: Readonly
     if (c.parents.length <= 1 && c.files.length > 0) {
       const files = [...new Set(c.files.map((f) => f.path))];
       const filesAtCutoff = [...new Set(files.map((p) => forward.get(p) ?? p))].filter((p) => atCutoff.has(p));
-      tasks.push({ id: c.sha, title: c.subject, body: stripTrailers(c.body), files, files_at_cutoff: filesAtCutoff, created_at: toUtcIso(c.date) });
+      tasks.push({ id: c.sha, title: c.subject || NO_MESSAGE_TITLE, body: stripTrailers(c.body), files, files_at_cutoff: filesAtCutoff, created_at: toUtcIso(c.date) });
     }
     // Renames made by this commit apply to every older commit.
     for (const f of c.files) if (f.status === 'R' && f.oldPath) forward.set(f.oldPath, forward.get(f.path) ?? f.path);
@@ -201,7 +204,7 @@ function modifiedAtCutoff(commitsOldestFirst: readonly GitCommit[], atCutoff: Re
 function commitDrafts(commitsOldestFirst: readonly GitCommit[], modified: ReadonlyMap<string, string[]>, maxFiles: number, count: (reason: string) => void): QueryDraft[] {
   const drafts: QueryDraft[] = [];
   for (const c of commitsOldestFirst) {
-    const reason = noiseReason(c, { maxFiles });
+    const reason = c.subject ? noiseReason(c, { maxFiles }) : 'no-message';
     if (reason) count(reason);
     else {
       const body = stripTrailers(c.body);

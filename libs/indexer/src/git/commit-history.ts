@@ -51,7 +51,8 @@ export function parseGitLog(out: string): GitCommit[] {
     if (fields.length < 7) throw new Error(`Unparseable git log record: ${JSON.stringify(record.slice(0, 120))}`);
     const [sha, parents, authorName, authorEmail, authorTime] = fields;
     // The message sits between the 5th separator and the last one; paths follow the last.
-    const message = fields.slice(5, -1).join(FIELD);
+    // Leading blank lines are dropped as `git log --format=%s` does: tools that write raw commit objects leave them.
+    const message = fields.slice(5, -1).join(FIELD).replace(/^\s+/, '');
     const nameStatus = fields[fields.length - 1];
     const newline = message.indexOf('\n');
     const subject = (newline === -1 ? message : message.slice(0, newline)).trim();

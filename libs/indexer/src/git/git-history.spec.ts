@@ -50,6 +50,22 @@ describe('git history reading against real repositories', () => {
     }
   });
 
+  it('takes the subject from the first non-blank line of a message that starts with blank lines', async () => {
+    const odd = new TestRepo();
+    try {
+      odd.commit('Add test', { 'test/locking.ts': 'it("locks")\n' });
+      const tree = odd.git(['rev-parse', 'HEAD^{tree}']).trim();
+      const raw = `tree ${tree}\nparent ${odd.head()}\nauthor Ada Dev <ada@example.com> 1557755567 +0200\ncommitter Ada Dev <ada@example.com> 1557755567 +0200\n\n\n\nRemove duplicate test\n\nIt ran twice.\n`;
+      const sha = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: odd.path, input: raw, encoding: 'utf8' }).trim();
+      odd.git(['update-ref', 'refs/heads/main', sha]);
+      const [latest] = await readCommitHistory(odd.path);
+      expect(latest.subject).toBe('Remove duplicate test');
+      expect(latest.body).toBe('It ran twice.');
+    } finally {
+      odd.dispose();
+    }
+  });
+
   it('reads every commit with parents, author, subject, body and changed files', async () => {
     const commits = await readCommitHistory(repo.path);
     expect(commits.map((c) => c.sha)[0]).toBe(shas.move2);
