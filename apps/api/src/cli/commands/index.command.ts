@@ -13,6 +13,7 @@ import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 import { formatJobSummary, ProgressReporter } from '../progress-reporter';
 import { ServerClient, viaServer, withDataDirLease } from '../server-client';
+import { fitRankerIfDue } from './ranker.command';
 
 export function registerIndex(program: Command): void {
   program
@@ -23,7 +24,8 @@ export function registerIndex(program: Command): void {
     .option('--name <name>', 'repository name (default: the directory name)')
     .option('--workspace <slug>', 'workspace to index into', 'default')
     .option('--json', 'print the final job as JSON on stdout')
-    .action(async (target: string, opts: { full?: boolean; watch?: boolean; name?: string; workspace: string; json?: boolean }) => {
+    .option('--no-train', 'do not fit the learned ranker afterwards (without a server, indexing fits it when the task history calls for it)')
+    .action(async (target: string, opts: { full?: boolean; watch?: boolean; name?: string; workspace: string; json?: boolean; train?: boolean }) => {
       const config = loadConfigOrExit();
       const server = ServerClient.find(config, opts.workspace);
       if (server) return indexThroughServer(server, target, opts);
@@ -63,7 +65,7 @@ async function indexThroughServer(server: ServerClient, target: string, opts: { 
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
-async function indexHere(config: AppConfig, target: string, opts: { full?: boolean; watch?: boolean; name?: string; workspace: string; json?: boolean }): Promise<void> {
+async function indexHere(config: AppConfig, target: string, opts: { full?: boolean; watch?: boolean; name?: string; workspace: string; json?: boolean; train?: boolean }): Promise<void> {
   const ctx = await createCliContext(config);
   const indexing = ctx.get(IndexingService);
   const events = ctx.get(EventEmitter2);
@@ -90,6 +92,7 @@ async function indexHere(config: AppConfig, target: string, opts: { full?: boole
       await ctx.close();
       process.exit(ExitCode.Failure);
     }
+    if (opts.train !== false) await fitRankerIfDue(ctx, ws);
     if (!opts.watch) {
       await ctx.close();
       return;

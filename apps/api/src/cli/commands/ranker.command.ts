@@ -1,8 +1,9 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import type { Command } from 'commander';
 import type { RankerStatus } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { LearnedRankerService } from '../../modules/fusion/learned-ranker.service';
-import { MIN_HISTORY_TASKS, RankerTrainingService } from '../../modules/fusion/ranker-training.service';
+import { MIN_HISTORY_TASKS, RankerTrainingService, type TrainingProgress } from '../../modules/fusion/ranker-training.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import type { AppConfig } from '../../config/config.schema';
 import { createCliContext } from '../cli-app';
@@ -57,19 +58,38 @@ export function registerRanker(program: Command): void {
     });
 }
 
+/** Training progress on stderr, at most every 2 s; `intro` is written once, before the first line. */
+function trainingProgress(intro?: (total: number) => string): (p: TrainingProgress) => void {
+  let last = 0;
+  let started = false;
+  return (p) => {
+    if (!started && intro) process.stderr.write(`${intro(p.total)}\n`);
+    started = true;
+    if (p.done === p.total || Date.now() - last > 2000) {
+      last = Date.now();
+      process.stderr.write(`Training: ${p.done}/${p.total} past tasks asked\n`);
+    }
+  };
+}
+
+/**
+ * What a standalone import or index run does last: fits the learned ranker when the history
+ * calls for it (no model yet with enough history, or the history grew since the last fit), as
+ * a server does a few seconds after the same change. Progress and the outcome go to stderr;
+ * stdout keeps the command's own result.
+ */
+export async function fitRankerIfDue(ctx: INestApplicationContext, workspaceId: string): Promise<void> {
+  const status = await ctx.get(RankerTrainingService).trainIfDue(workspaceId, {
+    onProgress: trainingProgress((total) => `Fitting the learned ranker: ${total} past tasks asked as queries (skip with --no-train)`),
+  });
+  if (status) process.stderr.write(`${formatRankerStatus(status)}\n`);
+}
+
 async function trainHere(config: AppConfig, opts: { workspace: string; json?: boolean }): Promise<void> {
   const ctx = await createCliContext(config);
   try {
     const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
-    let last = 0;
-    const status = await ctx.get(RankerTrainingService).train(ws.id, {
-      onProgress: (p) => {
-        if (p.done === p.total || Date.now() - last > 2000) {
-          last = Date.now();
-          process.stderr.write(`Training: ${p.done}/${p.total} past tasks asked\n`);
-        }
-      },
-    });
+    const status = await ctx.get(RankerTrainingService).train(ws.id, { onProgress: trainingProgress() });
     process.stdout.write(`${opts.json ? JSON.stringify(status) : formatRankerStatus(status)}\n`);
   } catch (err) {
     if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);

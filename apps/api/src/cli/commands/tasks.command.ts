@@ -9,6 +9,7 @@ import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 import { ServerClient, viaServer, withDataDirLease } from '../server-client';
+import { fitRankerIfDue } from './ranker.command';
 
 function printImport(result: TaskImportResult & { noise?: number }, json?: boolean): void {
   if (json) return void process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -34,6 +35,7 @@ export function registerTasks(program: Command): void {
     .option('--csv-created-at <column>', 'CSV column with the creation date')
     .option('--workspace <slug>', 'workspace', 'default')
     .option('--json', 'print the result as JSON')
+    .option('--no-train', 'do not fit the learned ranker afterwards (without a server, the import fits it when the history calls for it)')
     .action(async (file: string, opts: Record<string, string | boolean | undefined>) => {
       if (!fs.existsSync(file)) fail(`no such file: ${file}`, ExitCode.BadInput);
       const format = (opts.format as string | undefined) ?? (/\.csv$/i.test(file) ? 'csv' : 'jsonl');
@@ -57,6 +59,7 @@ export function registerTasks(program: Command): void {
               ? await svc.importJsonl(ws.id, content, defaults)
               : await svc.importCsv(ws.id, content, columns, defaults);
           printImport(result, opts.json as boolean);
+          if (opts.train !== false) await fitRankerIfDue(ctx, ws.id);
         } catch (err) {
           if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
           throw err;
@@ -73,7 +76,8 @@ export function registerTasks(program: Command): void {
     .option('--until <date>', 'only commits on or before this ISO date')
     .option('--workspace <slug>', 'workspace', 'default')
     .option('--json', 'print the result as JSON')
-    .action(async (repoRef: string, opts: { since?: string; until?: string; workspace: string; json?: boolean }) => {
+    .option('--no-train', 'do not fit the learned ranker afterwards (without a server, the import fits it when the history calls for it)')
+    .action(async (repoRef: string, opts: { since?: string; until?: string; workspace: string; json?: boolean; train?: boolean }) => {
       const config = loadConfigOrExit();
       const server = ServerClient.find(config, opts.workspace);
       if (server) {
@@ -93,6 +97,7 @@ export function registerTasks(program: Command): void {
             process.stderr.write(`Registered ${repo.root_path} as "${repo.name}" (run \`sextant index ${repoRef}\` to index its code)\n`);
           }
           printImport(await ctx.get(TaskHistoryService).importGit(ws.id, repo.id, { since: opts.since, until: opts.until }), opts.json);
+          if (opts.train !== false) await fitRankerIfDue(ctx, ws.id);
         } catch (err) {
           if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
           throw err;

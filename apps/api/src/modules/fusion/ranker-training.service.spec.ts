@@ -55,15 +55,15 @@ describe('RankerTrainingService at shutdown', () => {
 
 describe('RankerTrainingService refits', () => {
   /** An active model fitted on 150 tasks when `seen` searches had a result rated up; `rated` have now. */
-  function service(history: number, seen: number, rated: number) {
+  function service(history: number, seen: number, rated: number, state: 'active' | 'none' = 'active') {
     const ranker = {
-      status: async () => ({ state: 'active', history_tasks: history, trained_on_tasks: 150, rated_searches: Math.min(seen, 200) }),
+      status: async () => (state === 'none' ? { state, history_tasks: history, trained_on_tasks: null, rated_searches: 0 } : { state, history_tasks: history, trained_on_tasks: 150, rated_searches: Math.min(seen, 200) }),
       lastReport: async () => ({ rated_seen: seen }),
     } as unknown as LearnedRankerService;
     const ratedSearches = { count: async () => rated } as unknown as RatedSearchesRepository;
     const s = new RankerTrainingService({} as SearchService, ranker, {} as TasksRepository, {} as FilesRepository, ratedSearches, new RankerFeatureLog());
     const train = jest.spyOn(s, 'train').mockResolvedValue({} as never);
-    return { refit: () => (s as unknown as { retrainIfGrown(ws: string): Promise<void> }).retrainIfGrown('ws'), train };
+    return { refit: () => s.trainIfDue('ws'), train };
   }
 
   it('after ten newly rated searches, counted from the last fit (not from the searches it could use)', async () => {
@@ -73,7 +73,16 @@ describe('RankerTrainingService refits', () => {
     expect(few.train).not.toHaveBeenCalled();
     const ten = service(150, 250, 260);
     await ten.refit();
-    expect(ten.train).toHaveBeenCalledWith('ws');
+    expect(ten.train).toHaveBeenCalledWith('ws', {});
+  });
+
+  it('as soon as a workspace without a model has 100 past tasks', async () => {
+    const short = service(99, 0, 0, 'none');
+    expect(await short.refit()).toBeNull();
+    expect(short.train).not.toHaveBeenCalled();
+    const enough = service(100, 0, 0, 'none');
+    await enough.refit();
+    expect(enough.train).toHaveBeenCalledWith('ws', {});
   });
 
   it('when the history grew by a fifth, whatever the ratings', async () => {

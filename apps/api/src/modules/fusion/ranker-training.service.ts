@@ -4,6 +4,7 @@ import type { RankerStatus } from '@sextant/contracts';
 import { CODE_FIRST_PLACES, FEATURE_NAMES, fileKind, gradedAsChanged, listMetrics, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type RankingExample } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { FeedbackEvents } from '../realtime/realtime.events';
+import { IndexEvents } from '../indexing/services/indexing.tokens';
 import { TASKS_CHANGED } from '../task-history/task-history.service';
 import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repository';
 import { LearnedRankerService, type RankerReport, type StoredRanker } from './learned-ranker.service';
@@ -93,6 +94,12 @@ export class RankerTrainingService implements OnModuleDestroy {
     this.scheduleRetrain(event.workspace_id);
   }
 
+  /** A history imported before its code was indexed has no usable labels until the files are indexed. */
+  @OnEvent(IndexEvents.Done)
+  onIndexed(event: { workspace_id?: string }): void {
+    this.scheduleRetrain(event.workspace_id);
+  }
+
   private scheduleRetrain(ws: string | undefined): void {
     if (!ws || this.closed) return;
     clearTimeout(this.timers.get(ws));
@@ -123,16 +130,25 @@ export class RankerTrainingService implements OnModuleDestroy {
 
   private async retrainIfGrown(workspaceId: string): Promise<void> {
     if (this.closed || this.running.has(workspaceId)) return;
+    await this.trainIfDue(workspaceId);
+  }
+
+  /**
+   * Trains when the workspace has no model yet and enough history, when its history grew by
+   * {@link RETRAIN_GROWTH} since the last fit, or after {@link RETRAIN_RATED_SEARCHES} new rated
+   * searches; null when none of that holds. What task imports and index jobs run afterwards.
+   */
+  async trainIfDue(workspaceId: string, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal } = {}): Promise<RankerStatus | null> {
     const status = await this.ranker.status(workspaceId, '');
     const trainedOn = status.trained_on_tasks ?? 0;
     const now = status.history_tasks;
-    if (now < MIN_HISTORY_TASKS) return;
+    if (now < MIN_HISTORY_TASKS) return null;
     const grown = now >= trainedOn * (1 + RETRAIN_GROWTH);
     if (status.state !== 'none' && !grown) {
       const seen = (await this.ranker.lastReport(workspaceId))?.rated_seen ?? 0;
-      if ((await this.ratedSearches.count(workspaceId)) - seen < RETRAIN_RATED_SEARCHES) return;
+      if ((await this.ratedSearches.count(workspaceId)) - seen < RETRAIN_RATED_SEARCHES) return null;
     }
-    await this.train(workspaceId);
+    return this.train(workspaceId, options);
   }
 
   private async fit(workspaceId: string, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal }): Promise<RankerStatus> {

@@ -2,6 +2,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '../../config/config.schema';
 import { EMBEDDER } from '../../storage/storage.module';
+import { isGitRepo } from '@sextant/indexer';
+import { TaskHistoryService } from '../task-history/task-history.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { readIndexEmbedder, writeIndexEmbedder } from './index-embedder.marker';
 import { IndexingService } from './services/indexing.service';
@@ -27,8 +29,27 @@ export async function startBackgroundIndexing(app: INestApplicationContext, conf
     const repo = await indexing.register(ws.id, { path: target, watch: config.indexing.watchDefault });
     const job = await indexing.startJob(ws.id, repo.id, 'full');
     logger.log(`First start: indexing ${repo.root_path} as "${repo.name}" (job ${job.id}); follow it at GET /v1/jobs/${job.id}`);
+    void importHistoryAfterIndexing(app, ws.id, repo.id, repo.root_path, job.id, logger);
   } catch (err) {
     logger.warn(`Could not index ${target} on first start: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The first start also imports the repository's git history as past tasks, once its files are
+ * indexed (task search reads both, and the learned ranker is fitted from them a few seconds
+ * later), so a fresh install searches code and history alike. A directory that is not a git
+ * work tree has no history to import.
+ */
+async function importHistoryAfterIndexing(app: INestApplicationContext, workspaceId: string, repositoryId: string, root: string, jobId: string, logger: Logger): Promise<void> {
+  try {
+    if (!(await isGitRepo(root))) return;
+    const job = await app.get(IndexingService).waitForJob(workspaceId, jobId);
+    if (job.status !== 'succeeded') return;
+    const result = await app.get(TaskHistoryService).importGit(workspaceId, repositoryId);
+    logger.log(`First start: imported ${result.imported} commits of ${root} as past tasks (${result.noise} noise commits skipped); import more with \`sextant tasks import\``);
+  } catch (err) {
+    logger.warn(`Could not import the git history of ${root} on first start: ${(err as Error).message}; run \`sextant tasks import-git ${root}\``);
   }
 }
 
