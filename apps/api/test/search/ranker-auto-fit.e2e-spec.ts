@@ -62,13 +62,17 @@ describe('the learned ranker fits itself when the history allows (spawned proces
     const url = `http://127.0.0.1:${port}`;
     try {
       await waitForHttp(`${url}/health`);
+      // Polled while the server trains (CPU-bound): a connection it drops then is retried, a crash shows in its output below.
       const ranker = await waitFor(
         async () => {
-          const status = RankerStatusSchema.parse(await (await fetch(`${url}/v1/ranker`)).json());
-          return status.state !== 'none' ? status : null;
+          const res = await fetch(`${url}/v1/ranker`).catch(() => null);
+          const status = res ? RankerStatusSchema.parse(await res.json()) : null;
+          return status && status.state !== 'none' ? status : null;
         },
-        { what: 'a fitted ranker', timeoutMs: 100_000 },
-      );
+        { what: 'a fitted ranker', timeoutMs: 100_000, intervalMs: 250 },
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\nserver output:\n${output.slice(-4000)}`);
+      });
       // Every commit is a past task, the initial one (which added every file) too.
       expect(ranker).toMatchObject({ state: 'active', history_tasks: TASKS + 1 });
       expect(output).toMatch(new RegExp(`First start: imported ${TASKS + 1} commits of ${repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as past tasks`));
