@@ -1,9 +1,8 @@
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import request from 'supertest';
-import { runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
+import { runCli, spawnCli, freePort, waitForHttp } from '../helpers/spawn-cli';
 import { createFreshPostgresDatabase, postgresBaseUrl } from '../helpers/test-database';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { bearer, createKey } from './auth-helpers';
@@ -36,15 +35,6 @@ describe('local mode (loopback, SEXTANT_AUTH=auto)', () => {
     await request(t.app.getHttpServer()).post('/v1/workspaces').send({ slug: 'team-local' }).expect(201);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Runs `sextant serve` until `body` finishes, collecting everything it logs. */
 async function withServer(args: string[], env: Record<string, string>, body: (base: string) => Promise<void>): Promise<string> {

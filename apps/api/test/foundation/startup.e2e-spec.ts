@@ -5,17 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { CLI, runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
+import { CLI, runCli, spawnCli, freePort, waitForHttp } from '../helpers/spawn-cli';
 import { waitFor } from '../helpers/wait';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe('sextant serve (spawned process)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sextant-start-'));

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as net from 'node:net';
 import * as path from 'node:path';
 
 export const CLI = path.resolve(__dirname, '../../bin/sextant.js');
@@ -45,4 +46,14 @@ export async function waitForHttp(url: string, timeoutMs = 30000): Promise<Respo
     }
   }
   throw new Error(`${url} did not answer within ${timeoutMs} ms: ${String(lastError)}`);
+}
+
+/** A loopback port nothing listens on right now (for a spawned server's PORT). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
 }

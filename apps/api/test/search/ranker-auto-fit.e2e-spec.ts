@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { RankerStatusSchema } from '@sextant/contracts';
 import { makeFixtureRepo } from '../helpers/fixture-repo';
-import { runCli, spawnCli, waitForHttp } from '../helpers/spawn-cli';
+import { runCli, spawnCli, freePort, waitForHttp } from '../helpers/spawn-cli';
 import { vocabularyHistory, vocabularyProject } from '../helpers/vocabulary-history';
 import { waitFor } from '../helpers/wait';
 
@@ -16,15 +15,6 @@ import { waitFor } from '../helpers/wait';
  */
 const MODULES = 20;
 const TASKS = 200;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The vocabulary project with its history as real commits, one a day, each changing the files its task touched. */
 function gitProjectWithHistory(): string {
