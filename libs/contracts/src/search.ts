@@ -115,6 +115,33 @@ export function codeFirstLiftedFrom(hitReasons: readonly string[]): number | nul
   return reason ? Number(reason.slice(CODE_FIRST_REASON.length)) : null;
 }
 
+/** Hit reason of a file kept in the top places as part of the query's routine: `history:routine:<touched>/<window>:<rank before>:<template>`. */
+export const ROUTINE_REASON = 'history:routine:';
+
+/** Why a routine file was kept in the top places: of the newest `window` past changes with the query's `template`, `touched` changed it; it was at rank `from`. */
+export interface RoutineHit {
+  touched: number;
+  window: number;
+  from: number;
+  template: string;
+}
+
+export function routineReason(hit: RoutineHit): string {
+  return `${ROUTINE_REASON}${hit.touched}/${hit.window}:${hit.from}:${hit.template}`;
+}
+
+/** The routine a result was kept in the top places for, or null. */
+export function routineHit(hitReasons: readonly string[]): RoutineHit | null {
+  const reason = hitReasons.find((h) => h.startsWith(ROUTINE_REASON));
+  const parts = reason ? /^(\d+)\/(\d+):(\d+):(.*)$/s.exec(reason.slice(ROUTINE_REASON.length)) : null;
+  return parts ? { touched: Number(parts[1]), window: Number(parts[2]), from: Number(parts[3]), template: parts[4] } : null;
+}
+
+/** One line on a routine hit, as the CLI and MCP print it. */
+export function describeRoutineHit(hit: RoutineHit): string {
+  return `routine change: ${hit.touched} of the last ${hit.window} past changes like "${hit.template}" touched it (was #${hit.from})`;
+}
+
 export const SearchResultSchema = z.object({
   /** `file:<repo_id>:<path>` for files, the chunk id for chunks — what feedback and fetch refer to. */
   id: z.string(),

@@ -1,4 +1,5 @@
 import { tokenize } from '../tokenizer';
+import { ROUTINE_MIN_FAMILY, ROUTINE_WINDOW, changeTemplate, type RoutineChanges } from './routine-changes';
 import { HistoryProfile } from './history-profile';
 import { lowerBound, topByScore } from './sorted-arrays';
 
@@ -62,8 +63,11 @@ export class ChangeHistory {
   private readonly liveProfiles = new TermCache<TermProfile>((p) => p.files.length);
   private readonly liveTaskScores = new TermCache<Float64Array>((s) => s.length);
   private pathOrderCache: Int32Array | undefined;
+  /** Positions (ascending) of the tasks sharing each {@link changeTemplate} of their title. */
+  private readonly templatePositions = new Map<string, number[]>();
 
-  constructor(tasks: ReadonlyArray<{ files: readonly string[]; text?: string }>) {
+  /** `title` (the subject, a commit's first line) groups routine changes; `text` (title and body) feeds the profiles and task BM25. */
+  constructor(tasks: ReadonlyArray<{ files: readonly string[]; text?: string; title?: string }>) {
     const positions: number[][] = [];
     const taskFiles: number[] = [];
     const taskFileStart = new Int32Array(tasks.length + 1);
@@ -85,6 +89,12 @@ export class ChangeHistory {
         taskFiles.push(id);
       }
       taskFileStart[position + 1] = taskFiles.length;
+      const template = t.title ? changeTemplate(t.title) : '';
+      if (template) {
+        const family = this.templatePositions.get(template);
+        if (family) family.push(position);
+        else this.templatePositions.set(template, [position]);
+      }
       const tokens = t.text ? tokenize(t.text.slice(0, PROFILE_TEXT_CHARS), { removeStopWords: true }) : [];
       this.textLengths[position] = tokens.length;
       textTotal += tokens.length;
@@ -249,6 +259,32 @@ export class ChangeHistory {
       scores[i - start] = (idf * tf * (PROFILE_K1 + 1)) / (tf + PROFILE_K1 * (1 - PROFILE_B + (PROFILE_B * len) / this.meanTextLength));
     }
     return scores;
+  }
+
+  /**
+   * What the newest changes with the query's template touched: for each file, how many of the
+   * last {@link ROUTINE_WINDOW} same-template tasks before `before` changed it. Null unless at
+   * least {@link ROUTINE_MIN_FAMILY} such tasks exist (a template seen once or twice is not a routine).
+   *
+   * @example
+   * const h = new ChangeHistory(['0.1', '0.2', '0.3'].map((v) => ({ title: `Version ${v}`, files: ['CHANGES.md', 'pkg/__init__.py'] })));
+   * h.routineChanges('version <n>')?.touched.get('CHANGES.md') // 3 (window 3)
+   */
+  routineChanges(template: string, before: number = this.size): RoutineChanges | null {
+    const family = template ? this.templatePositions.get(template) : undefined;
+    if (!family) return null;
+    const end = lowerBound(family, before, 0, family.length);
+    if (end < ROUTINE_MIN_FAMILY) return null;
+    const from = Math.max(0, end - ROUTINE_WINDOW);
+    const touched = new Map<string, number>();
+    for (let k = from; k < end; k++) {
+      const task = family[k];
+      for (let j = this.taskFileStart[task]; j < this.taskFileStart[task + 1]; j++) {
+        const path = this.filePaths[this.taskFileIds[j]];
+        touched.set(path, (touched.get(path) ?? 0) + 1);
+      }
+    }
+    return { template, window: end - from, touched };
   }
 
   /** Share of `partner`'s changes before `before` that also changed `path` (0 when the partner never changed). */

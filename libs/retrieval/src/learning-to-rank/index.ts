@@ -3,3 +3,4 @@ export * from './ranking-features';
 export * from './linear-ranker';
 export * from './file-term-index';
 export * from './history-profile';
+export * from './routine-changes';

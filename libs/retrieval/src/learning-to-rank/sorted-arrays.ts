@@ -1,5 +1,5 @@
 /** First index in [from, end) whose value is >= x in an ascending array. */
-export function lowerBound(list: Int32Array, x: number, from = 0, end = list.length): number {
+export function lowerBound(list: ArrayLike<number>, x: number, from = 0, end = list.length): number {
   let lo = from;
   let hi = end;
   while (lo < hi) {

@@ -152,7 +152,7 @@ export class LearnedRankerService {
   history(workspaceId: string): Promise<ChangeHistory> {
     let hit = this.histories.get(workspaceId);
     if (!hit) {
-      hit = this.tasks.listHistory(workspaceId, { withText: true }).then((rows) => new ChangeHistory(rows.map((r) => ({ files: r.files, text: `${r.title}\n${r.body}` }))));
+      hit = this.tasks.listHistory(workspaceId, { withText: true }).then((rows) => new ChangeHistory(rows.map((r) => ({ files: r.files, title: r.title, text: `${r.title}\n${r.body}` }))));
       hit.catch(() => this.histories.delete(workspaceId));
       this.histories.set(workspaceId, hit);
     }

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import {
   CODE_FIRST_REASON,
+  routineReason,
   MAX_QUERY_CHARS,
   MAX_TOP_K,
   SEARCH_SOURCES,
@@ -18,7 +19,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { CODE_FIRST_PLACES, FEATURE_NAMES, applyPriors, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { CODE_FIRST_PLACES, FEATURE_NAMES, ROUTINE_PLACES, applyPriors, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -62,6 +63,8 @@ interface QueryPlan {
   cutoff?: HistoryCutoff;
   /** The query reads as a problem report (code block, traceback, error line, prompt): code before tests and docs. */
   report?: boolean;
+  /** The query's subject with version numbers and references masked: past changes with the same template are its routine ({@link changeTemplate}). */
+  template?: string;
   /** The first stage's strongest hits, set before `file.graph` runs. */
   graphSeeds?: GraphSeed[];
 }
@@ -84,6 +87,8 @@ type RankedFile = FusedItem & {
   titleSearch?: { title: number; text: number };
   /** Set when a problem report's first code file was lifted to the top from this rank. */
   liftedFrom?: number;
+  /** Set when the file was kept in the top places as part of the query's routine (keepRoutineInTop). */
+  routine?: RoutinePlacement;
 };
 
 export interface SearchOptions {
@@ -312,6 +317,7 @@ export class SearchService {
     // A report (code block, traceback, error line, prompt) asks where the faulty code is; the model, fitted on commits that change tests and docs with the code, cannot tell.
     if (isDefaultRequest(request) && plan.report) fused = liftCodeFirst(fused);
     if (model?.allChanged) fused = placeBelowTop(fused);
+    if (model && plan.template && fused.length > ROUTINE_PLACES) fused = keepRoutineInTop(fused, (await this.ranker.history(workspaceId)).routineChanges(plan.template));
     const match = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
@@ -627,7 +633,7 @@ export class SearchService {
    * the indexed files.
    */
   private async planQuery(workspaceId: string, request: ParsedSearchRequest, filter: IndexFilter, repoIds: ReadonlySet<string>, limits: string[]): Promise<QueryPlan> {
-    const plan: QueryPlan = { keywordQuery: request.query, keywordMode: request.keyword_mode, mentioned: new Map() };
+    const plan: QueryPlan = { keywordQuery: request.query, keywordMode: request.keyword_mode, mentioned: new Map(), template: changeTemplate(request.query) };
     const prose = request.keyword_mode === 'phrase' ? null : stripReportNoise(request.query);
     const words = prose?.text ?? request.query;
     if (prose && (prose.droppedLines || prose.shortenedFrames)) {
@@ -703,6 +709,7 @@ export class SearchService {
       if (item.mention) reasons.add(`mention:${item.mention.kind}:${item.mention.mention}`);
       if (item.prior !== 1) reasons.add(`prior:${item.prior}`);
       if (item.liftedFrom !== undefined) reasons.add(`${CODE_FIRST_REASON}${item.liftedFrom}`);
+      if (item.routine) reasons.add(routineReason(item.routine));
       if (request.filters?.langs?.length) reasons.add(`filter:lang=${request.filters.langs.join(',')}`);
       const chunks = (evidence?.get(item.id) ?? partialChunks.sort((a, b) => b.score - a.score).slice(0, 3)).map(toEvidence);
       lang ??= evidence?.get(item.id)?.[0]?.payload.lang ?? null;
