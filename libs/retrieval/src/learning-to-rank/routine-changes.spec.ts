@@ -77,6 +77,17 @@ describe('keepRoutineInTop', () => {
     expect(many.slice(10).map((f) => f.path)).toEqual(['f8.py', 'f9.py', 'f10.py', 'f11.py', 'f14.py']);
   });
 
+  it('makes room with the other files of the top places, never with routine files already there', () => {
+    const out = keepRoutineInTop(ranked, routine([['f9.py', 5], ['f10.py', 4], ['f12.py', 5]]));
+    // f8 is the lowest-ranked top file outside the routine: it gives its place to f12.
+    expect(out.slice(0, 10).map((f) => f.path)).toEqual(['f1.py', 'f2.py', 'f3.py', 'f4.py', 'f5.py', 'f6.py', 'f7.py', 'f9.py', 'f10.py', 'f12.py']);
+    expect(out.slice(10, 12).map((f) => f.path)).toEqual(['f8.py', 'f11.py']);
+    expect(out.map((f) => f.score)).toEqual(ranked.map((f) => f.score));
+    // A top 10 made only of routine files stays as it is.
+    const all = routine(ranked.map((f) => [f.path, 5] as [string, number]));
+    expect(keepRoutineInTop(ranked, all).map((f) => f.path)).toEqual(ranked.map((f) => f.path));
+  });
+
   it('leaves a list without a routine, or too short to have anything below the top places, as it was', () => {
     expect(keepRoutineInTop(ranked, null)).toEqual(ranked);
     expect(keepRoutineInTop(ranked.slice(0, 10), routine([['f10.py', 5]]))).toEqual(ranked.slice(0, 10));

@@ -60,12 +60,12 @@ export interface RoutinePlacement {
 
 /**
  * The ranked list with the files that most of the newest same-template changes touched kept
- * within the top {@link ROUTINE_PLACES}: those ranked below are moved to the end of the top places
- * (at most {@link ROUTINE_MAX_FILES}, most often touched first), and the files they displace move
- * down. Each place keeps its score, so scores still decrease. A release commit's changelog is
- * long and shares only the word "version" with the query, so neither the model nor BM25 ranks it
- * reliably; the last five releases all touched it (starlette: R@10 +0.044, no other repository of
- * twelve changed; docs/evaluation.md, stop 45).
+ * within the top {@link ROUTINE_PLACES}: those ranked below (at most {@link ROUTINE_MAX_FILES}, most
+ * often touched first) take the places of the lowest-ranked other files there, which move down
+ * with the rest. Each place keeps its score, so scores still decrease. A release commit's
+ * changelog is long and shares only the word "version" with the query, so neither the model nor
+ * BM25 ranks it reliably; the last five releases all touched it (starlette: R@10 +0.044, no other
+ * repository of twelve changed; docs/evaluation.md, stop 45).
  *
  * @example
  * const routine = { template: 'version <n>', window: 5, touched: new Map([['CHANGES.md', 5]]) };
@@ -74,19 +74,21 @@ export interface RoutinePlacement {
  */
 export function keepRoutineInTop<T extends { path: string; score: number }>(ranked: readonly T[], routine: RoutineChanges | null, places = ROUTINE_PLACES): Array<T & { routine?: RoutinePlacement }> {
   if (!routine || ranked.length <= places) return [...ranked];
+  const touchedBy = (item: T) => routine.touched.get(item.path) ?? 0;
+  const isRoutine = (item: T) => touchedBy(item) >= ROUTINE_MIN_SHARE * routine.window;
+  const others = ranked.slice(0, places).filter((item) => !isRoutine(item)).length;
   const below: Array<{ at: number; touched: number }> = [];
-  for (let at = places; at < ranked.length; at++) {
-    const touched = routine.touched.get(ranked[at].path) ?? 0;
-    if (touched >= ROUTINE_MIN_SHARE * routine.window) below.push({ at, touched });
-  }
-  if (!below.length) return [...ranked];
-  const moved = below.sort((a, b) => b.touched - a.touched || a.at - b.at).slice(0, Math.min(ROUTINE_MAX_FILES, places));
+  for (let at = places; at < ranked.length; at++) if (isRoutine(ranked[at])) below.push({ at, touched: touchedBy(ranked[at]) });
+  const moved = below.sort((a, b) => b.touched - a.touched || a.at - b.at).slice(0, Math.min(ROUTINE_MAX_FILES, others));
+  if (!moved.length) return [...ranked];
+  // The lowest-ranked other files of the top places make room.
+  const displaced = new Set<number>();
+  for (let at = places - 1; displaced.size < moved.length; at--) if (!isRoutine(ranked[at])) displaced.add(at);
   const movedAt = new Set(moved.map((m) => m.at));
-  const keep = places - moved.length;
   const order: Array<T & { routine?: RoutinePlacement }> = [
-    ...ranked.slice(0, keep),
+    ...ranked.slice(0, places).filter((_, at) => !displaced.has(at)),
     ...moved.map(({ at, touched }) => ({ ...ranked[at], routine: { touched, window: routine.window, template: routine.template, from: at + 1 } })),
-    ...ranked.slice(keep).filter((_, k) => !movedAt.has(keep + k)),
+    ...ranked.filter((_, at) => displaced.has(at) || (at >= places && !movedAt.has(at))),
   ];
   return order.map((item, j) => (item === ranked[j] ? item : { ...item, score: ranked[j].score }));
 }
