@@ -1,3 +1,5 @@
+import type { RoutineHit } from '@sextant/contracts';
+
 /** Same-template changes a query needs before its routine evidence counts. */
 export const ROUTINE_MIN_FAMILY = 3;
 /** The newest same-template changes a file's routine share is counted over. */
@@ -50,13 +52,8 @@ export interface RoutineChanges {
   touched: ReadonlyMap<string, number>;
 }
 
-/** Why a file was moved into the top places: the routine it belongs to and its place before. */
-export interface RoutinePlacement {
-  touched: number;
-  window: number;
-  template: string;
-  from: number;
-}
+/** Why a file was moved into the top places: the routine it belongs to and its place before (the wire shape of its hit reason). */
+export type RoutinePlacement = RoutineHit;
 
 /**
  * The ranked list with the files that most of the newest same-template changes touched kept
