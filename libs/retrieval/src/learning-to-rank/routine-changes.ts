@@ -18,7 +18,7 @@ const COMMIT_ID = /\b(?=[0-9a-f]*\d)[0-9a-f]{7,40}\b/g;
  * 0.27.0 (#2147)"), dependency bumps and changelog starts ("Start version 8.1.4") share one
  * template, so the files the latest changes of that template touched predict what the next
  * one touches; word-based search cannot see it, because each version number is its own token.
- * Empty when the subject has no word left.
+ * Empty when the subject holds neither a word nor a number (a bare version, `3.22.4`, is `<n>`).
  *
  * @example
  * changeTemplate('Version 0.27.0 (#2147)\n\n* Update release-notes.md') // 'version <n>'
