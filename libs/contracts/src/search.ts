@@ -142,6 +142,12 @@ export function describeRoutineHit(hit: RoutineHit): string {
   return `routine change: ${hit.touched} of the last ${hit.window} past changes like "${hit.template}" touched it (was #${hit.from})`;
 }
 
+/** Hit reason of a file known from the task history only: past tasks changed it, its content is not indexed (a lockfile, build output, a file too large to read). */
+export const HISTORY_ONLY_REASON = 'file:history-only';
+
+/** One line on a history-only result, as the CLI prints it. */
+export const HISTORY_ONLY_NOTE = 'history only: past tasks changed this file; its content is not indexed (lockfile, build output or too large)';
+
 export const SearchResultSchema = z.object({
   /** `file:<repo_id>:<path>` for files, the chunk id for chunks — what feedback and fetch refer to. */
   id: z.string(),

@@ -147,6 +147,7 @@ function reasonHint(reason: string): string | undefined {
   const lifted = /^report:code-first:(\d+)$/.exec(reason);
   if (lifted) return `The query reads as a problem report (code block, traceback, error line or prompt), so the first code file leads; it was #${lifted[1]}, behind tests or docs.`;
   const routine = /^history:routine:(\d+)\/(\d+):(\d+):(.*)$/s.exec(reason);
+  if (reason === 'file:history-only') return 'Known from the task history only: past tasks changed this file, but its content is not indexed (a lockfile, build output or a file too large to read), so there is no preview.';
   if (routine) return `A routine change: ${routine[1]} of the last ${routine[2]} past changes like "${routine[4]}" touched this file, so it is kept in the top 10 (it was #${routine[3]}).`;
   return undefined;
 }

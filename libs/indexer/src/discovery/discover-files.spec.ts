@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trackedIgnoredFiles } from '../git/repo-state';
 import { discoverFiles } from './discover-files';
 
 describe('discoverFiles on a deep tree', () => {
@@ -39,5 +41,53 @@ describe('discoverFiles on a deep tree', () => {
     expect(yielding.files[1].path).toBe('pkg0/mod0/file0.ts');
     expect(yielding.skipped.map((s) => [s.path, s.reason])).toEqual(expect.arrayContaining([['generated/', 'gitignore'], ['package-lock.json', expect.any(String)]]));
     expect(yielding.skippedByReason).toEqual(blocking.skippedByReason);
+  });
+});
+
+describe('discoverFiles and files git tracks although .gitignore matches them', () => {
+  let root: string;
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: root, encoding: 'utf8' });
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'sextant-tracked-'));
+    mkdirSync(join(root, 'src', 'types'), { recursive: true });
+    writeFileSync(join(root, 'src', 'types', 'store.ts'), 'export interface Store {}\n');
+    writeFileSync(join(root, 'src', 'index.ts'), 'export * from "./types/store";\n');
+    git('init', '-q', '-b', 'main');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'initial');
+    // Meant for a build output folder at the top, the rule also matches the committed src/types/.
+    writeFileSync(join(root, '.gitignore'), 'types\n');
+    writeFileSync(join(root, 'src', 'types', 'draft.ts'), 'export const draft = 1;\n'); // untracked: really ignored
+    mkdirSync(join(root, 'types'));
+    writeFileSync(join(root, 'types', 'index.d.ts'), 'export {};\n'); // build output, untracked
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('keeps the tracked files of an ignored folder and skips its untracked ones', async () => {
+    const tracked = await trackedIgnoredFiles(root);
+    expect(tracked).toEqual(['src/types/store.ts']);
+    const { files, skipped } = await discoverFiles(root, { trackedIgnored: new Set(tracked) });
+    expect(files.map((f) => f.path)).toEqual(['.gitignore', 'src/index.ts', 'src/types/store.ts']);
+    expect(skipped.map((s) => [s.path, s.reason])).toEqual(expect.arrayContaining([['src/types/draft.ts', 'gitignore'], ['types/', 'gitignore']]));
+  });
+
+  it('still skips them without the tracked list, and when .sextantignore names them', async () => {
+    expect((await discoverFiles(root)).files.map((f) => f.path)).toEqual(['.gitignore', 'src/index.ts']);
+    writeFileSync(join(root, '.sextantignore'), 'src/types/\n');
+    try {
+      const { files } = await discoverFiles(root, { trackedIgnored: new Set(await trackedIgnoredFiles(root)) });
+      expect(files.map((f) => f.path)).not.toContain('src/types/store.ts');
+    } finally {
+      rmSync(join(root, '.sextantignore'));
+    }
+  });
+
+  it('lists nothing outside a git work tree', async () => {
+    const plain = mkdtempSync(join(tmpdir(), 'sextant-plain-'));
+    try {
+      expect(await trackedIgnoredFiles(plain)).toEqual([]);
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
   });
 });

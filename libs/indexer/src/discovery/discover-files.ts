@@ -17,6 +17,12 @@ export interface DiscoveryOptions {
   /** Honour `.gitignore` files (default true). `.sextantignore` is always honoured. */
   useGitignore?: boolean;
   /**
+   * Paths (relative to the root) that version control tracks although a `.gitignore` rule matches
+   * them: git ignores untracked files only, so these are indexed (`trackedIgnoredFiles`).
+   * `.sextantignore` and `extraIgnoreGlobs` still skip them.
+   */
+  trackedIgnored?: ReadonlySet<string>;
+  /**
    * Longest stretch (ms) of synchronous directory listings and stats before the walk lets the
    * event loop run (default 8), so a large tree does not hold up searches and other requests.
    */
@@ -53,6 +59,7 @@ export const DEFAULT_DISCOVERY_OPTIONS: Required<DiscoveryOptions> = {
   followSymlinks: true,
   excludeDirs: DEFAULT_EXCLUDED_DIRS,
   useGitignore: true,
+  trackedIgnored: new Set(),
   yieldEveryMs: 8,
 };
 
@@ -76,7 +83,7 @@ interface IgnoreLevel {
  * const { files, skippedByReason } = await discoverFiles('/srv/repos/api', { extraIgnoreGlobs: ['**\/fixtures/'] });
  */
 export async function discoverFiles(root: string, options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
-  const opts = { ...DEFAULT_DISCOVERY_OPTIONS, ...options };
+  const opts = { ...DEFAULT_DISCOVERY_OPTIONS, ...options, trackedIgnored: options.trackedIgnored ?? DEFAULT_DISCOVERY_OPTIONS.trackedIgnored };
   const excluded = new Set(opts.excludeDirs);
   const rootReal = await fs.realpath(root);
   const files: DiscoveredFile[] = [];
@@ -84,6 +91,9 @@ export async function discoverFiles(root: string, options: DiscoveryOptions = {}
   const skippedByReason = emptySkipCounts();
   const visitedDirs = new Set<string>([rootReal]);
   const extra = opts.extraIgnoreGlobs.length > 0 ? ignore().add(opts.extraIgnoreGlobs) : null;
+  // Directories holding a tracked-but-ignored file are walked; inside them only such files are kept.
+  const trackedDirs = new Set<string>();
+  for (const p of opts.trackedIgnored) for (let i = p.indexOf('/'); i !== -1; i = p.indexOf('/', i + 1)) trackedDirs.add(p.slice(0, i));
 
   const skip = (relPath: string, reason: SkipReason, detail?: string): void => {
     skipped.push(detail ? { path: relPath, reason, detail } : { path: relPath, reason });
@@ -172,11 +182,12 @@ export async function discoverFiles(root: string, options: DiscoveryOptions = {}
         if (isDir) {
           if (excluded.has(entry.name)) return skip(`${rel}/`, 'excluded-dir');
           const reason = ignoredBy(levels, rel, true);
-          if (reason) return skip(`${rel}/`, reason);
+          if (reason && !(reason === 'gitignore' && trackedDirs.has(rel))) return skip(`${rel}/`, reason);
           subdirs.push([abs, rel, real]);
           return;
         }
-        const reason = ignoredBy(levels, rel, false) ?? skipReasonForName(entry.name);
+        const ignored = ignoredBy(levels, rel, false);
+        const reason = (ignored === 'gitignore' && opts.trackedIgnored.has(rel) ? null : ignored) ?? skipReasonForName(entry.name);
         if (reason) return skip(rel, reason);
         let stat;
         try {

@@ -32,6 +32,14 @@ export const SKIP_REASONS: readonly SkipReason[] = [
   'unreadable',
 ];
 
+/**
+ * Skips whose files still belong to the code's history: a lockfile, build output or a file too
+ * large to read changes together with the code (a new dependency touches `package.json` and
+ * `package-lock.json`), so task search may name them although their content is not indexed.
+ * Secrets, binaries and ignored paths are never listed.
+ */
+export const HISTORY_ONLY_REASONS: readonly SkipReason[] = ['lockfile', 'generated', 'minified', 'too-large'];
+
 export function emptySkipCounts(): Record<SkipReason, number> {
   return Object.fromEntries(SKIP_REASONS.map((reason) => [reason, 0])) as Record<SkipReason, number>;
 }

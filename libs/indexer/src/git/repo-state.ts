@@ -60,3 +60,21 @@ export async function changedFilesSince(repoPath: string, sha: string): Promise<
   }
   return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
+
+/**
+ * Files git tracks although an ignore rule matches them (committed before the rule, or added
+ * with `--force`), relative to `repoPath`. Git applies `.gitignore` to untracked files only, so
+ * these are part of the repository like any other: discovery must not skip them
+ * (`DiscoveryOptions.trackedIgnored`). Empty when `repoPath` is not a work tree.
+ *
+ * @example
+ * await trackedIgnoredFiles('/repo') // ['src/types/store.ts'] when .gitignore says `types`
+ */
+export async function trackedIgnoredFiles(repoPath: string): Promise<string[]> {
+  try {
+    const out = await runGit(repoPath, ['ls-files', '--cached', '--ignored', '--exclude-standard', '-z']);
+    return out.split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
+}

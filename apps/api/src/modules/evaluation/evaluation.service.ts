@@ -90,7 +90,9 @@ export class EvaluationService {
       phases[phase] = Math.round((performance.now() - phaseStarted) / 10) / 100;
       phaseStarted = performance.now();
     };
-    const repo = await this.indexing.register(ws.id, { path: dataset.corpusDir, name: 'corpus' });
+    // The corpus is the repository's tree at the cutoff (FORMAT.md): every file in it is tracked, and git
+    // applies .gitignore to untracked files only, so a rule such as `types` must not hide `src/types/`.
+    const repo = await this.indexing.register(ws.id, { path: dataset.corpusDir, name: 'corpus' }, { gitignore: false });
     const started = await this.indexing.startJob(ws.id, repo.id, 'full');
     const job = await this.indexing.waitForJob(ws.id, started.id);
     endPhase('index');

@@ -3,6 +3,8 @@ export interface IndexedFileRow {
   repositoryId: string;
   path: string;
   lang: string | null;
+  /** Known to the history only: its content is not indexed (FileState `history`). */
+  historyOnly?: true;
 }
 
 interface WorkspaceEntry {
@@ -44,7 +46,7 @@ export class IndexedPathsCache {
     const loaded = new Map<string, IndexedFileRow[]>(missing.map((p) => [p, []]));
     if (missing.length) {
       const generation = entry.generation;
-      for (const r of await load(missing)) loaded.get(r.path)?.push({ repositoryId: r.repositoryId, path: r.path, lang: r.lang });
+      for (const r of await load(missing)) loaded.get(r.path)?.push({ repositoryId: r.repositoryId, path: r.path, lang: r.lang, ...(r.historyOnly ? { historyOnly: true as const } : {}) });
       // Only keep what was read in the current generation (the index may have changed meanwhile).
       if (this.workspaces.get(workspaceId)?.generation === generation) for (const [p, rows] of loaded) known.set(p, rows);
     }

@@ -107,7 +107,8 @@ export class LearnedRankerService {
   }
 
   private async buildFileIndex(workspaceId: string): Promise<FileTermIndex | null> {
-    const rows = await this.files.listIndexed(workspaceId);
+    // History-only files too (a lockfile names the packages a change is about); only term counts are kept.
+    const rows = await this.files.listIndexed(workspaceId, { historyOnly: true });
     if (rows.length > MAX_FILE_INDEX_FILES) return null;
     const roots = new Map((await this.repos.list(workspaceId)).map((r) => [r.id, r.rootPath]));
     const counts = new FileTermCounts();

@@ -153,6 +153,10 @@ export class RankerTrainingService implements OnModuleDestroy {
 
   private async fit(workspaceId: string, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal }): Promise<RankerStatus> {
     const history = await this.tasks.listHistory(workspaceId, { withText: true });
+    // Training lists hold only files whose content is indexed. History-only files (lockfiles, build
+    // output) are left out as candidates and as answers; at search time the model ranks them from
+    // their history evidence. Fitting on them too lifted redux's R@10 more but cost zod 2 points of
+    // MRR (docs/evaluation.md, stop 46).
     const indexed = new Set((await this.files.listIndexed(workspaceId)).map((f) => f.path));
     const usable = usableQueries(history, indexed);
     const tooShort = history.length < MIN_HISTORY_TASKS || usable.length < MIN_EXAMPLES;
@@ -173,7 +177,7 @@ export class RankerTrainingService implements OnModuleDestroy {
       const asOf = position - gap;
       const createdBefore = history[asOf].createdAt ?? task.createdAt!;
       const query = `${task.title}\n\n${task.body}`.trim();
-      const candidates = await this.search.rankingExample(workspaceId, query, { createdBefore, newerTasks: history.length - asOf, position: asOf }, options.signal);
+      const candidates = (await this.search.rankingExample(workspaceId, query, { createdBefore, newerTasks: history.length - asOf, position: asOf }, options.signal)).filter((c) => indexed.has(c.path));
       const relevant = new Set(task.files.filter((f) => indexed.has(f)));
       examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? labelGrade(c.path) : 0)), relevantTotal: relevant.size, position });
       if (this.featureLog.enabled) this.logExample('task', query, { position, asOf }, [...relevant].map((p) => [p, labelGrade(p)]), candidates);

@@ -5,6 +5,7 @@ import { OnEvent } from '@nestjs/event-emitter';
 import {
   CODE_FIRST_REASON,
   routineReason,
+  HISTORY_ONLY_REASON,
   MAX_QUERY_CHARS,
   MAX_TOP_K,
   SEARCH_SOURCES,
@@ -469,7 +470,8 @@ export class SearchService {
         const id = fileItemId(row.repositoryId, row.path);
         const tasks = f.tasks.map((t) => ({ task_id: taskById.get(t.taskId)!.external_id, title: taskById.get(t.taskId)!.title, score: round(t.taskScore, 4), created_at: taskById.get(t.taskId)!.created_at }));
         related.set(id, tasks);
-        files.push({ id, repoId: row.repositoryId, path: row.path, lang: row.lang, score: f.score, chunks: [], reasons: [`${source === 'task.dense' ? 'task:similar' : 'task:keywords'}:${tasks[0]?.task_id ?? ''}`] });
+        const reasons = [`${source === 'task.dense' ? 'task:similar' : 'task:keywords'}:${tasks[0]?.task_id ?? ''}`, ...(row.historyOnly ? [HISTORY_ONLY_REASON] : [])];
+        files.push({ id, repoId: row.repositoryId, path: row.path, lang: row.lang, score: f.score, chunks: [], reasons });
       }
     }
     return { result: { files, limits: [] }, relatedTasks: related };
@@ -547,7 +549,7 @@ export class SearchService {
       ]),
     ].filter((p) => !present.has(p));
     if (extra.length) {
-      const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId));
+      const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId, { historyOnly: true }));
       const wanted = filter.repoIds?.length ? new Set(filter.repoIds) : repoIds;
       for (const path of extra) {
         if (!pathAllowed(path, filter)) continue;
@@ -650,7 +652,7 @@ export class SearchService {
     const { mentions } = extractQueryEvidence(request.query);
     plan.report = isProblemReport(request.query, mentions);
     if (!mentions.length) return plan;
-    const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId));
+    const index = await this.mentionIndex.get(workspaceId, () => this.files.listIndexed(workspaceId, { historyOnly: true }));
     const wanted = filter.repoIds?.length ? new Set(filter.repoIds) : repoIds;
     for (const file of index.paths.resolve(mentions)) {
       if (!pathAllowed(file.path, filter)) continue;

@@ -3,9 +3,11 @@ import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 /**
  * One row per indexable file. `state` is the write-ahead marker that makes jobs
  * crash-safe: a row is `pending` (with the hash being written) before its chunks are
- * touched and `indexed` only after they are all stored.
+ * touched and `indexed` only after they are all stored. A `history` row is a file whose content
+ * is not indexed (a lockfile, build output, a file too large to read; `HISTORY_ONLY_REASONS`)
+ * but which past tasks may have touched: task search can name it, it has no chunks.
  */
-export type FileState = 'pending' | 'indexed' | 'failed';
+export type FileState = 'pending' | 'indexed' | 'failed' | 'history';
 
 @Entity('files')
 export class FileEntity {

@@ -1,5 +1,20 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
+/** Per-repository indexing settings, stored in `settings`. */
+export interface RepositorySettings {
+  /**
+   * Honour `.gitignore` files (default true). False for a folder that is already exactly a
+   * repository's tracked tree, such as an evaluation corpus, where no file is "untracked".
+   */
+  gitignore?: boolean;
+}
+
+/** The repository's settings, reading only the keys Sextant knows (the column is free-form JSON). */
+export function repositorySettings(repo: Pick<RepositoryEntity, 'settings'>): RepositorySettings {
+  const raw = repo.settings ?? {};
+  return typeof raw.gitignore === 'boolean' ? { gitignore: raw.gitignore } : {};
+}
+
 @Entity('repositories')
 export class RepositoryEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 }) id!: string;

@@ -54,25 +54,27 @@ export class FilesRepository {
   }
 
   /** Indexed files with these paths in any (or the given) repositories of the workspace: how task files map to code. */
-  async findIndexedByPaths(workspaceId: string, paths: string[], repositoryIds?: string[]): Promise<Array<{ repositoryId: string; path: string; lang: string | null }>> {
-    const out: Array<{ repositoryId: string; path: string; lang: string | null }> = [];
+  /** The rows task search can name: indexed files and history-only ones (`historyOnly`). */
+  async findIndexedByPaths(workspaceId: string, paths: string[], repositoryIds?: string[]): Promise<Array<{ repositoryId: string; path: string; lang: string | null; historyOnly?: true }>> {
+    const out: Array<{ repositoryId: string; path: string; lang: string | null; historyOnly?: true }> = [];
     const unique = [...new Set(paths)];
     for (let i = 0; i < unique.length; i += 500) {
       const rows = await this.rows.find({
-        where: { workspaceId, state: 'indexed', path: In(unique.slice(i, i + 500)), ...(repositoryIds?.length ? { repositoryId: In(repositoryIds) } : {}) },
-        select: ['repositoryId', 'path', 'lang'],
+        where: { workspaceId, state: In(['indexed', 'history']), path: In(unique.slice(i, i + 500)), ...(repositoryIds?.length ? { repositoryId: In(repositoryIds) } : {}) },
+        select: ['repositoryId', 'path', 'lang', 'state'],
       });
-      out.push(...rows.map((r) => ({ repositoryId: r.repositoryId, path: r.path, lang: r.lang })));
+      out.push(...rows.map((r) => ({ repositoryId: r.repositoryId, path: r.path, lang: r.lang, ...(r.state === 'history' ? { historyOnly: true as const } : {}) })));
     }
     return out;
   }
 
   /** Every indexed file of a workspace (path mentions in queries are resolved against them). */
-  async listIndexed(workspaceId: string): Promise<Array<{ repositoryId: string; path: string }>> {
+  /** Files whose content is indexed; with `historyOnly`, also the history-only ones (every file task search can name). */
+  async listIndexed(workspaceId: string, options: { historyOnly?: boolean } = {}): Promise<Array<{ repositoryId: string; path: string }>> {
     return this.rows
       .createQueryBuilder('f')
       .select(['f.repository_id AS "repositoryId"', 'f.path AS path'])
-      .where('f.workspace_id = :workspaceId AND f.state = :state', { workspaceId, state: 'indexed' })
+      .where('f.workspace_id = :workspaceId AND f.state IN (:...states)', { workspaceId, states: options.historyOnly ? ['indexed', 'history'] : ['indexed'] })
       .getRawMany<{ repositoryId: string; path: string }>();
   }
 
@@ -121,6 +123,20 @@ export class FilesRepository {
         { conflict: ['repositoryId', 'path'], update: withFacts ? ['contentHash', 'size', 'lang', 'statKey', ...update] : update },
       );
     await (manager ? write(manager) : this.tx.run(write));
+  }
+
+  /** Records files known to the history only (see FileState); an existing row of the path becomes one. */
+  async markHistoryOnly(workspaceId: string, repositoryId: string, files: Array<{ path: string; size: number | null }>): Promise<void> {
+    if (!files.length) return;
+    const now = new Date();
+    await this.tx.run((tx) =>
+      bulkInsert(
+        tx,
+        FileEntity,
+        files.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, contentHash: null, size: f.size, lang: null, statKey: null, state: 'history' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: now, updatedAt: now })),
+        { conflict: ['repositoryId', 'path'], update: ['contentHash', 'size', 'lang', 'statKey', 'state', 'chunkCount', 'chunkTypes', 'error', 'indexedAt', 'updatedAt'] },
+      ),
+    );
   }
 
   async markFailed(workspaceId: string, repositoryId: string, failures: Array<{ path: string; message: string }>, manager?: EntityManager): Promise<void> {

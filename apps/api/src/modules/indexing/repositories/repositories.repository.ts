@@ -40,7 +40,7 @@ export class RepositoriesRepository {
     return this.rows.count();
   }
 
-  create(workspaceId: string, data: Pick<RepositoryEntity, 'name' | 'rootPath' | 'gitUrl' | 'watch'>): Promise<RepositoryEntity> {
+  create(workspaceId: string, data: Pick<RepositoryEntity, 'name' | 'rootPath' | 'gitUrl' | 'watch'> & Partial<Pick<RepositoryEntity, 'settings'>>): Promise<RepositoryEntity> {
     return this.rows.save(this.rows.create({ id: randomUUID(), workspaceId, settings: {}, lastIndexedCommit: null, lastIndexedAt: null, ...data }), SINGLE_STATEMENT);
   }
 

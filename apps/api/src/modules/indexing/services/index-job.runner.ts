@@ -9,12 +9,16 @@ import {
   chunkIndexText,
   detectLanguage,
   discoverFiles,
+  HISTORY_ONLY_REASONS,
   headCommit,
   isGitRepo,
+  trackedIgnoredFiles,
   type ChunkFileResult,
   type ChunkOptions,
   type CodeChunk,
   type DiscoveredFile,
+  type DiscoveryResult,
+  type SkippedFile,
   type ParsePool,
   type ReadChunkResult,
 } from '@sextant/indexer';
@@ -23,7 +27,7 @@ import { APP_CONFIG } from '../../../config/config.module';
 import { TransactionRunner } from '../../../database/transaction-runner';
 import type { AppConfig } from '../../../config/config.schema';
 import type { IndexJobEntity } from '../entities/index-job.entity';
-import type { RepositoryEntity } from '../entities/repository.entity';
+import { repositorySettings, type RepositoryEntity } from '../entities/repository.entity';
 import { FilesRepository, type FileWrite } from '../repositories/files.repository';
 import { IndexJobsRepository } from '../repositories/index-jobs.repository';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
@@ -125,12 +129,15 @@ export class IndexJobRunner {
       // A targeted job only ever looks at its own paths: don't load the rows of a 10k-file repository per saved file.
       const existingRows = targeted ? await this.files.findByPaths(ws, repo.id, [...targeted]) : await this.files.listIndexState(ws, repo.id);
       const existing = new Map(existingRows.map((r) => [r.path, r]));
-      const discovery = (targeted && this.statKnownPaths(repo.rootPath, targeted, existing)) || (await discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes }));
+      const discovery = (targeted && this.statKnownPaths(repo.rootPath, targeted, existing)) || (await this.discover(repo));
       this.throwIfCancelled(signal);
       let discovered = discovery.files;
       if (targeted) discovered = discovered.filter((f) => targeted.has(f.path));
       const discoveredPaths = new Set(discovered.map((f) => f.path));
-      const removed = [...existing.keys()].filter((p) => !discoveredPaths.has(p) && (!targeted || targeted.has(p)));
+      const historyOnly = discovery.skipped.filter((f) => HISTORY_ONLY_REASONS.includes(f.reason) && (!targeted || targeted.has(f.path)));
+      const historyPaths = new Set(historyOnly.map((f) => f.path));
+      // A file that became history-only (say, grew too large) loses its chunks like a removed one, then comes back as a history row.
+      const removed = [...existing].filter(([p, row]) => !discoveredPaths.has(p) && (!historyPaths.has(p) || row.state !== 'history') && (!targeted || targeted.has(p))).map(([p]) => p);
 
       const changedByGit = await this.changedPathsFromGit(job, repo, commit);
       const candidates = discovered.filter((f) => {
@@ -166,6 +173,8 @@ export class IndexJobRunner {
         }
         clock('write');
       }
+      const newlyHistoryOnly = historyOnly.filter((f) => existing.get(f.path)?.state !== 'history');
+      if (newlyHistoryOnly.length) await this.files.markHistoryOnly(ws, repo.id, newlyHistoryOnly.map((f) => ({ path: f.path, size: null })));
 
       // --- parse, embed, write in pipelined batches -------------------------------------
       job.phase = 'parse';
@@ -272,10 +281,11 @@ export class IndexJobRunner {
    * (someone saved files), stat just those instead of walking the tree. New paths, or a
    * changed ignore file, return null so the full discovery decides what is indexable.
    */
-  private statKnownPaths(root: string, paths: Set<string>, existing: Map<string, unknown>): { files: DiscoveredFile[]; skippedByReason: Record<string, number> } | null {
+  private statKnownPaths(root: string, paths: Set<string>, existing: Map<string, { state: string }>): { files: DiscoveredFile[]; skipped: SkippedFile[]; skippedByReason: Record<string, number> } | null {
     const files: DiscoveredFile[] = [];
     for (const p of paths) {
-      if (!existing.has(p) || /(^|\/)\.(git|sextant)ignore$/.test(p)) return null;
+      // A history-only file stays one only if discovery skips it again.
+      if (!existing.has(p) || existing.get(p)!.state === 'history' || /(^|\/)\.(git|sextant)ignore$/.test(p)) return null;
       const absPath = path.join(root, p);
       let stat: fs.Stats;
       try {
@@ -287,7 +297,14 @@ export class IndexJobRunner {
       if (stat.size > this.config.indexing.maxFileBytes) return null;
       files.push({ path: p, absPath, size: stat.size, lang: detectLanguage(p), mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs });
     }
-    return { files, skippedByReason: {} };
+    return { files, skipped: [], skippedByReason: {} };
+  }
+
+  /** Every indexable file of the repository, by the repository's ignore settings. */
+  private async discover(repo: RepositoryEntity): Promise<DiscoveryResult> {
+    const useGitignore = repositorySettings(repo).gitignore !== false;
+    const trackedIgnored = useGitignore && (await isGitRepo(repo.rootPath)) ? new Set(await trackedIgnoredFiles(repo.rootPath)) : undefined;
+    return discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes, useGitignore, trackedIgnored });
   }
 
   /** Paths git says changed since the last indexed commit, or null when git cannot tell. */

@@ -12,7 +12,7 @@ import { isDatabaseUnavailable } from '../../../common/database-errors';
 import { DomainError, DomainErrorCode, notFound } from '../../../common/domain-error';
 import { decodePageCursor, pageFromRows } from '../../../common/page-cursor';
 import type { IndexJobEntity } from '../entities/index-job.entity';
-import type { RepositoryEntity } from '../entities/repository.entity';
+import type { RepositoryEntity, RepositorySettings } from '../entities/repository.entity';
 import { MetricsService } from '../../metrics/metrics.service';
 import { FilesRepository } from '../repositories/files.repository';
 import { IndexJobsRepository } from '../repositories/index-jobs.repository';
@@ -76,7 +76,8 @@ export class IndexingService {
 
   // --- repositories ----------------------------------------------------------------------
 
-  async register(workspaceId: string, req: RegisterRepositoryRequest): Promise<Repository> {
+  /** Registers a repository; `settings` are set by Sextant itself (the evaluation corpus), not by API callers. */
+  async register(workspaceId: string, req: RegisterRepositoryRequest, settings: RepositorySettings = {}): Promise<Repository> {
     let rootPath: string;
     let gitUrl: string | null = null;
     let name = req.name;
@@ -101,7 +102,7 @@ export class IndexingService {
     name = await this.uniqueName(workspaceId, name);
     if (gitUrl) await cloneRepository(gitUrl, rootPath, { pin, isForbidden: isSecretFileName });
     try {
-      const row = await this.repos.create(workspaceId, { name, rootPath, gitUrl, watch: req.watch ?? false });
+      const row = await this.repos.create(workspaceId, { name, rootPath, gitUrl, watch: req.watch ?? false, settings: { ...settings } });
       return mapRepository(row);
     } catch (err) {
       if (gitUrl) fs.rmSync(rootPath, { recursive: true, force: true });

@@ -26,6 +26,7 @@ export class RepositoryFilesService {
     const repo = await this.repos.findById(workspaceId, repositoryId);
     if (!repo) throw notFound('Repository', repositoryId);
     const [row] = await this.files.findByPaths(workspaceId, repositoryId, [filePath]);
+    if (row?.state === 'history') throw new DomainError(DomainErrorCode.NotFound, `${filePath} is known from the task history only: its content is not indexed (a lockfile, build output or a file too large to read)`, { path: filePath });
     if (!row || row.state !== 'indexed') throw new DomainError(DomainErrorCode.NotFound, `${filePath} is not an indexed file of ${repo.name}`, { path: filePath });
     let root: string;
     let real: string;
