@@ -82,15 +82,9 @@ export class FilesRepository {
   async markPending(workspaceId: string, repositoryId: string, files: FileWrite[]): Promise<void> {
     if (!files.length) return;
     const now = new Date();
-    await this.tx.run((tx) =>
-      bulkInsert(
-        tx,
-        FileEntity,
-        files.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, contentHash: f.contentHash, size: f.size, lang: f.lang, statKey: f.statKey ?? null, state: 'pending' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: null, updatedAt: now })),
-        // A known file keeps its id, counts and last indexed time until markIndexed replaces them.
-        { conflict: ['repositoryId', 'path'], update: ['contentHash', 'size', 'lang', 'statKey', 'state', 'updatedAt'] },
-      ),
-    );
+    const rows = files.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, contentHash: f.contentHash, size: f.size, lang: f.lang, statKey: f.statKey ?? null, state: 'pending' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: null, updatedAt: now }));
+    // A known file keeps its id, counts and last indexed time until markIndexed replaces them.
+    await this.upsert(rows, ['contentHash', 'size', 'lang', 'statKey', 'state', 'updatedAt']);
   }
 
   /**
@@ -126,17 +120,16 @@ export class FilesRepository {
   }
 
   /** Records files known to the history only (see FileState); an existing row of the path becomes one. */
-  async markHistoryOnly(workspaceId: string, repositoryId: string, files: Array<{ path: string; size: number | null }>): Promise<void> {
-    if (!files.length) return;
+  async markHistoryOnly(workspaceId: string, repositoryId: string, paths: string[]): Promise<void> {
+    if (!paths.length) return;
     const now = new Date();
-    await this.tx.run((tx) =>
-      bulkInsert(
-        tx,
-        FileEntity,
-        files.map((f) => ({ id: timeOrderedId(), workspaceId, repositoryId, path: f.path, contentHash: null, size: f.size, lang: null, statKey: null, state: 'history' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: now, updatedAt: now })),
-        { conflict: ['repositoryId', 'path'], update: ['contentHash', 'size', 'lang', 'statKey', 'state', 'chunkCount', 'chunkTypes', 'error', 'indexedAt', 'updatedAt'] },
-      ),
-    );
+    const rows = paths.map((path) => ({ id: timeOrderedId(), workspaceId, repositoryId, path, contentHash: null, size: null, lang: null, statKey: null, state: 'history' as const, chunkCount: 0, chunkTypes: {}, error: null, indexedAt: now, updatedAt: now }));
+    await this.upsert(rows, ['contentHash', 'size', 'lang', 'statKey', 'state', 'chunkCount', 'chunkTypes', 'error', 'indexedAt', 'updatedAt']);
+  }
+
+  /** Inserts rows, or updates the `update` columns of the row a (repository, path) already has. */
+  private upsert(rows: Partial<FileEntity>[], update: (keyof FileEntity & string)[]): Promise<void> {
+    return this.tx.run((tx) => bulkInsert(tx, FileEntity, rows, { conflict: ['repositoryId', 'path'], update }));
   }
 
   async markFailed(workspaceId: string, repositoryId: string, failures: Array<{ path: string; message: string }>, manager?: EntityManager): Promise<void> {

@@ -174,7 +174,7 @@ export class IndexJobRunner {
         clock('write');
       }
       const newlyHistoryOnly = historyOnly.filter((f) => existing.get(f.path)?.state !== 'history');
-      if (newlyHistoryOnly.length) await this.files.markHistoryOnly(ws, repo.id, newlyHistoryOnly.map((f) => ({ path: f.path, size: null })));
+      if (newlyHistoryOnly.length) await this.files.markHistoryOnly(ws, repo.id, newlyHistoryOnly.map((f) => f.path));
 
       // --- parse, embed, write in pipelined batches -------------------------------------
       job.phase = 'parse';
