@@ -74,6 +74,12 @@ describe('history-only files (real app, SQLite + embedded store)', () => {
     expect(res.results[0]?.path).toBe('src/types/store.ts');
   });
 
+  it('counts history-only files by state, not by language', async () => {
+    const detail = (await api().get(`/v1/repos/${repoId}`).expect(200)).body;
+    expect(detail.files.by_state.history).toBe(2); // package-lock.json, public/vendor.min.js
+    expect(Object.values(detail.files.by_language as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(detail.files.total - 2);
+  });
+
   it('says why the file view has nothing to show for a history-only file', async () => {
     const res = await api().get(`/v1/repos/${repoId}/file`).query({ path: 'package-lock.json' }).expect(404);
     expect(JSON.stringify(res.body)).toContain('known from the task history only');

@@ -146,8 +146,9 @@ export class FilesRepository {
     const out = { total: rows.length, byLanguage: {} as Record<string, number>, byState: {} as Record<string, number>, chunksByType: {} as Record<string, number>, chunksByLanguage: {} as Record<string, number>, chunks: 0 };
     for (const r of rows) {
       const lang = r.lang ?? 'text';
-      out.byLanguage[lang] = (out.byLanguage[lang] ?? 0) + 1;
       out.byState[r.state] = (out.byState[r.state] ?? 0) + 1;
+      // A history-only file was never read: it has no language to count.
+      if (r.state !== 'history') out.byLanguage[lang] = (out.byLanguage[lang] ?? 0) + 1;
       if (r.state !== 'indexed') continue;
       out.chunks += r.chunkCount;
       out.chunksByLanguage[lang] = (out.chunksByLanguage[lang] ?? 0) + r.chunkCount;
