@@ -53,8 +53,7 @@ export class FilesRepository {
     return out;
   }
 
-  /** Indexed files with these paths in any (or the given) repositories of the workspace: how task files map to code. */
-  /** The rows task search can name: indexed files and history-only ones (`historyOnly`). */
+  /** Files with these paths in any (or the given) repositories of the workspace that task search can name: indexed ones and history-only ones (`historyOnly`). */
   async findIndexedByPaths(workspaceId: string, paths: string[], repositoryIds?: string[]): Promise<Array<{ repositoryId: string; path: string; lang: string | null; historyOnly?: true }>> {
     const out: Array<{ repositoryId: string; path: string; lang: string | null; historyOnly?: true }> = [];
     const unique = [...new Set(paths)];
@@ -68,8 +67,7 @@ export class FilesRepository {
     return out;
   }
 
-  /** Every indexed file of a workspace (path mentions in queries are resolved against them). */
-  /** Files whose content is indexed; with `historyOnly`, also the history-only ones (every file task search can name). */
+  /** Every file of a workspace whose content is indexed; with `historyOnly`, also the history-only ones (every file task search can name). */
   async listIndexed(workspaceId: string, options: { historyOnly?: boolean } = {}): Promise<Array<{ repositoryId: string; path: string }>> {
     return this.rows
       .createQueryBuilder('f')
