@@ -166,6 +166,11 @@ export const SearchResultSchema = z.object({
     related_tasks: z.array(RelatedTaskSchema),
     prior: z.number(),
     score_before_prior: z.number(),
+    /**
+     * `fused`: score = score_before_prior × prior. `sources` (the rank fusions rrf, cascade,
+     * concat): the prior weighed each source's own score before fusing, so the score already holds it.
+     */
+    prior_applied: z.enum(['fused', 'sources']).optional(),
     /** Present when the workspace's learned ranker ordered the results: its raw score and the features that weighed most. */
     ranker: RankerExplainSchema.optional(),
     title_search: TitleSearchExplainSchema.optional(),

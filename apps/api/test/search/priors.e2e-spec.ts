@@ -40,4 +40,19 @@ describe('structural priors from SEXTANT_PRIORS_FILE (real app)', () => {
     expect(byPath.get('test/auth/session.spec.ts')!.explain.prior).toBe(1);
     expect(byPath.get('src/auth/session.ts')!.explain.prior).toBe(1);
   });
+
+  it('rank fusion weighs each source by the prior before fusing and says so; weighted fusion multiplies after', async () => {
+    type Result = { path: string; score: number; explain: { prior: number; score_before_prior: number; prior_applied?: string; sources: Array<{ source: string; rank: number; score: number }> } };
+    const ask = async (strategy: string): Promise<Result[]> => (await api().post('/v1/search').send({ query: 'sessions refresh guide', top_k: 20, strategy, timeout_ms: 15000 }).expect(200)).body.results;
+    const rrf = await ask('rrf');
+    const guide = rrf.find((r) => r.path === 'docs/guide.md')!;
+    expect(guide.explain).toMatchObject({ prior: 1.5, prior_applied: 'sources' });
+    // The prior is already in the fused score: nothing multiplies it again.
+    for (const r of rrf) expect(r.score).toBeCloseTo(r.explain.score_before_prior, 6);
+    expect(rrf.map((r) => r.score)).toEqual([...rrf.map((r) => r.score)].sort((a, b) => b - a));
+    const weighted = await ask('weighted');
+    const inWeighted = weighted.find((r) => r.path === 'docs/guide.md')!;
+    expect(inWeighted.explain.prior_applied).toBe('fused');
+    expect(inWeighted.score).toBeCloseTo(inWeighted.explain.score_before_prior * 1.5, 5);
+  });
 });

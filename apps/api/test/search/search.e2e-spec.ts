@@ -92,7 +92,9 @@ describe('search (real app, SQLite + embedded store)', () => {
     const spec = res.body.results.find((r: { path: string }) => r.path === 'test/report/csv.spec.ts');
     expect(spec.explain.prior).toBeLessThan(1);
     expect(spec.explain.hit_reasons).toContain(`prior:${spec.explain.prior}`);
-    expect(spec.score).toBeCloseTo(spec.explain.score_before_prior * spec.explain.prior, 5);
+    // rrf weighs each source's score by the prior before fusing; the fused score is not multiplied again.
+    expect(spec.explain.prior_applied).toBe('sources');
+    expect(spec.score).toBeCloseTo(spec.explain.score_before_prior, 6);
   });
 
   it('keyword AND falls back to OR and says so in limits', async () => {

@@ -27,7 +27,9 @@ export function SourceBadges({ sources }: { sources: SearchResult['explain']['so
 
 /** The score breakdown as a stacked bar (each source's share) plus the prior. */
 export function ScoreBreakdown({ result, weak = false }: { result: SearchResult; weak?: boolean }) {
-  const { sources, prior, score_before_prior } = result.explain;
+  const { sources, prior, score_before_prior, prior_applied } = result.explain;
+  // Rank fusions weighed each source's own score by the prior before fusing; the fused score already holds it.
+  const formula = prior_applied === 'sources' ? `score ${result.score.toFixed(3)}, prior ${prior.toFixed(2)} on each source's score before fusion` : `score ${result.score.toFixed(3)} = ${score_before_prior.toFixed(3)} × prior ${prior.toFixed(2)}`;
   const total = sources.reduce((a, s) => a + Math.max(0, s.share), 0) || 1;
   return (
     <div className="breakdown">
@@ -37,12 +39,12 @@ export function ScoreBreakdown({ result, weak = false }: { result: SearchResult;
         ))}
       </div>
       {weak ? (
-        <span className="breakdown-text" title={`score ${result.score.toFixed(3)} = ${score_before_prior.toFixed(3)} × prior ${prior.toFixed(2)}, relative to the other results only`}>
+        <span className="breakdown-text" title={`${formula}, relative to the other results only`}>
           weak match: nearest by meaning, no word matched
         </span>
       ) : (
         <span className="breakdown-text">
-          score {result.score.toFixed(3)} = {score_before_prior.toFixed(3)} × prior {prior.toFixed(2)}
+          {formula}
         </span>
       )}
     </div>

@@ -126,6 +126,16 @@ describe('ratedPage: what the search showed, rebuilt from its pool', () => {
     expect(page.evidence.get('file:r:src/b.ts')).toEqual({ 'file.dense': 0.9 });
   });
 
+  it('rrf: the prior re-orders the source before fusing, so the page keeps the source order unless scores are close, and no item is multiplied again', () => {
+    const close = [{ source: 'file.dense', items: [{ id: 'file:r:src/a.test.ts', score: 1 }, { id: 'file:r:src/b.ts', score: 0.9 }, { id: 'file:r:docs/c.md', score: 0.8 }, { id: 'file:r:src/d.ts', score: 0.6 }] }];
+    const page = ratedPage({ strategy: 'rrf', pool: close, weights: { 'file.dense': 1 }, pageSize: 4, pathOf });
+    // a.test.ts: 1 × 0.8 = 0.8 < 0.9; c.md: 0.8 × 0.7 = 0.56 < 0.6.
+    expect(page.shown).toEqual(['file:r:src/b.ts', 'file:r:src/a.test.ts', 'file:r:src/d.ts', 'file:r:docs/c.md']);
+    expect([...page.priors.values()]).toEqual([1, 1, 1, 1]);
+    // Evidence is each item's reciprocal rank in that re-ordered list, relative to the first.
+    expect(page.evidence.get('file:r:src/a.test.ts')!['file.dense']).toBeCloseTo(61 / 62, 12);
+  });
+
   it('page items: the shown results (unrated = 0) plus every rated item, with the learned ratings', () => {
     const page = ratedPage({ strategy: 'weighted', pool, weights: { 'file.dense': 1 }, pageSize: 1, pathOf });
     const input = pageItems(page, new Map([['file:r:src/c.ts', -1]]), 0.05);

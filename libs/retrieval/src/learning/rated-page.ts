@@ -1,6 +1,6 @@
 import { fuse, type FusionStrategy } from '../fusion/fuse';
 import type { SourceName, SourceRanking, SourceWeights } from '../fusion/fusion.types';
-import { applyPriors, DEFAULT_STRUCTURAL_PRIORS, type StructuralPriors } from '../ranking/structural-priors';
+import { applyPriors, DEFAULT_STRUCTURAL_PRIORS, orderRankingsByPrior, PRIOR_BEFORE_FUSION, type StructuralPriors } from '../ranking/structural-priors';
 import { poolEvidence } from './credit-assignment';
 import type { PairwiseGradientInput, PageItem } from './pairwise-gradient';
 
@@ -12,9 +12,9 @@ export interface RatedPage {
   weights: SourceWeights;
   /** Evidence of every pooled item per source. */
   evidence: Map<string, Record<string, number>>;
-  /** Structural prior of every pooled item. */
+  /** What each pooled item's fused score was multiplied by: its structural prior, or 1 under the rank fusions, which weighed the prior into each source's order instead. */
   priors: Map<string, number>;
-  /** Ids of the first `pageSize` results, in the order the search showed them (fused score × prior). */
+  /** Ids of the first `pageSize` results, in the order the search showed them. */
   shown: string[];
 }
 
@@ -36,7 +36,7 @@ const SECONDARY = ['task.dense', 'task.keyword'];
 
 /**
  * Rebuilds what a search showed from its logged pool — the same fusion with the same
- * weights, then the structural priors, as the search itself did — with every item's
+ * weights and the structural priors where the search applied them — with every item's
  * evidence, so ratings of the search can be judged pairwise ({@link pageItems}).
  *
  * @example
@@ -44,12 +44,14 @@ const SECONDARY = ['task.dense', 'task.keyword'];
  */
 export function ratedPage(input: RatedPageInput): RatedPage {
   const { strategy, pool, weights, pageSize, pathOf, priors = DEFAULT_STRUCTURAL_PRIORS } = input;
-  const ranked = applyPriors(fuse(strategy, pool, { weights, primary: PRIMARY, secondary: SECONDARY }), priors, (f) => pathOf(f.id));
+  const beforeFusion = PRIOR_BEFORE_FUSION.has(strategy);
+  const lists = beforeFusion ? orderRankingsByPrior(pool, priors, pathOf) : pool;
+  const ranked = applyPriors(fuse(strategy, lists, { weights, primary: PRIMARY, secondary: SECONDARY }), priors, (f) => pathOf(f.id), { scale: !beforeFusion });
   return {
     sources: pool.map((r) => r.source),
     weights,
-    evidence: poolEvidence(strategy, pool),
-    priors: new Map(ranked.map((f) => [f.id, f.prior])),
+    evidence: poolEvidence(strategy, lists),
+    priors: new Map(ranked.map((f) => [f.id, beforeFusion ? 1 : f.prior])),
     shown: ranked.slice(0, Math.max(1, pageSize)).map((f) => f.id),
   };
 }

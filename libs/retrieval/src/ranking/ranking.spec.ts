@@ -1,4 +1,5 @@
-import { aggregateChunksToFiles, applyPriors, classifyQuery, DEFAULT_PRIOR_RULES, filesFromTasks, priorFor, querySpecificSignals, StructuralPriors } from './index';
+import { fuse } from '../fusion';
+import { aggregateChunksToFiles, applyPriors, classifyQuery, DEFAULT_PRIOR_RULES, filesFromTasks, orderRankingsByPrior, priorFor, querySpecificSignals, StructuralPriors } from './index';
 
 describe('aggregateChunksToFiles', () => {
   it('scores a file by its best chunk plus a capped bonus for extra matching chunks', () => {
@@ -140,6 +141,31 @@ describe('structural priors', () => {
       ['vendor/lib.js', 0.4, 0.4, 1, ['file.dense']],
     ]);
     expect(fused[0]).toEqual({ id: 'file:r1:vendor/lib.js', score: 1, contributions: ['file.dense'] });
+  });
+
+  it('records the prior without touching scores or order when told not to scale', () => {
+    const ranked = applyPriors([{ id: 'docs/a.md', score: 0.03 }, { id: 'src/a.ts', score: 0.02 }], undefined, undefined, { scale: false });
+    expect(ranked.map((r) => [r.id, r.score, r.prior, r.scoreBeforePrior])).toEqual([
+      ['docs/a.md', 0.03, 0.7, 0.03],
+      ['src/a.ts', 0.02, 1, 0.02],
+    ]);
+  });
+
+  it("orders each source's list by score × prior before rank fusion, keeping raw scores", () => {
+    const rankings = [
+      // The doc leads the keyword list by a wide margin, the test by a hair.
+      { source: 'file.keyword', items: [{ id: 'docs/guide.md', score: 20 }, { id: 'test/a.test.ts', score: 10.1 }, { id: 'src/a.ts', score: 10 }, { id: 'src/b.ts', score: 2 }] },
+      { source: 'task.keyword', items: [{ id: 'vendor/x.js', score: -1 }, { id: 'src/b.ts', score: -1.2 }] },
+    ];
+    const ordered = orderRankingsByPrior(rankings);
+    // 20 × 0.7 = 14 still leads; 10.1 × 0.8 = 8.08 falls below 10; a negative score is divided (-1 / 0.4 = -2.5 < -1.2).
+    expect(ordered[0].items).toEqual([{ id: 'docs/guide.md', score: 20 }, { id: 'src/a.ts', score: 10 }, { id: 'test/a.test.ts', score: 10.1 }, { id: 'src/b.ts', score: 2 }]);
+    expect(ordered[1].items.map((i) => i.id)).toEqual(['src/b.ts', 'vendor/x.js']);
+    expect(rankings[0].items[0].id).toBe('docs/guide.md');
+    // Multiplying RRF scores afterwards would have sent the doc below both code files (0.7 / 61 < 1 / 63).
+    const after = applyPriors(fuse('rrf', [rankings[0]]));
+    expect(after.map((f) => f.id).indexOf('docs/guide.md')).toBeGreaterThan(after.map((f) => f.id).indexOf('src/b.ts'));
+    expect(fuse('rrf', [ordered[0]]).map((f) => f.id)[0]).toBe('docs/guide.md');
   });
 
   it('rejects a negative weight with the rule named', () => {

@@ -1,3 +1,5 @@
+import type { FusionStrategy } from '../fusion/fuse';
+import type { SourceRanking } from '../fusion/fusion.types';
 import { compileGlob } from '../ports/glob-matcher';
 
 /** One row of the prior table: files matching `glob` get `weight`. */
@@ -116,11 +118,25 @@ export function priorFor(path: string, priors: StructuralPriors = DEFAULT_STRUCT
 export type WithPrior<T> = T & { path: string; prior: number; scoreBeforePrior: number };
 
 /**
+ * Where a fusion strategy meets the priors. The rank-based fusions see each source's ranks only,
+ * and their fused scores differ little between ranks (RRF: 1/61 at rank 1, 1/70 at rank 10), so a
+ * 0.7 multiplied into them would move a file twenty places or more: their priors weigh each
+ * source's own scores before fusing ({@link orderRankingsByPrior}). Weighted and vote scores
+ * carry magnitudes, so the prior multiplies the fused score ({@link applyPriors}).
+ */
+export const PRIOR_BEFORE_FUSION: ReadonlySet<FusionStrategy> = new Set<FusionStrategy>(['rrf', 'cascade', 'concat']);
+
+/** A score weighed by a prior: multiplied, or divided when below 0 so a prior under 1 always lowers it; a prior of 0 sends a negative score to the bottom. */
+export function priorScore(score: number, prior: number): number {
+  return score >= 0 ? score * prior : prior > 0 ? score / prior : Number.NEGATIVE_INFINITY;
+}
+
+/**
  * Multiplies each item's score by its path's prior and re-sorts (stable: equal scores keep
  * their input order). The path is `pathOf(item)`, by default `item.path` when present, else
  * `item.id`; it is kept on the result, so callers need not copy each item to add it first.
- * Scores below 0 are divided by the prior instead, so a prior under 1 always pushes an item
- * down; a prior of 0 sends such items to the bottom.
+ * With `scale: false` the scores stay as they are and only the prior is recorded (for the
+ * strategies that weighed it before fusing, {@link PRIOR_BEFORE_FUSION}).
  *
  * @example
  * applyPriors(fused, new StructuralPriors()) // vendored and generated files sink
@@ -130,20 +146,39 @@ export function applyPriors<T extends { score: number; id?: string; path?: strin
   items: readonly T[],
   priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS,
   pathOf: (item: T) => string = (item) => item.path ?? item.id ?? '',
+  { scale = true }: { scale?: boolean } = {},
 ): Array<WithPrior<T>> {
   const out: Array<WithPrior<T>> = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     const path = pathOf(item);
     const prior = priors.priorFor(path);
-    const score = item.score >= 0 ? item.score * prior : prior > 0 ? item.score / prior : Number.NEGATIVE_INFINITY;
+    const score = scale ? priorScore(item.score, prior) : item.score;
     // Object.assign, not `{ ...item, path, ... }`: on Node 20 a spread followed by more keys
     // takes V8's slow path (~4 µs an item, measured), and this runs on every fused file of
     // every search.
     out[i] = Object.assign({}, item, { path, score, prior, scoreBeforePrior: item.score });
   }
   // Array.prototype.sort is stable: equal scores keep their input order.
-  return out.sort((a, b) => b.score - a.score);
+  return scale ? out.sort((a, b) => b.score - a.score) : out;
+}
+
+/**
+ * Each source's list re-ordered by its own score weighed by the path's prior, the raw scores
+ * kept (explanations show what the source said; the new order is what rank fusion reads). A
+ * 0.7 then means what it says: a document needs 1/0.7 of a code file's match in that source to
+ * rank above it. Stable: equal weighed scores keep the source's order.
+ *
+ * @example
+ * orderRankingsByPrior([{ source: 'file.keyword', items: [{ id: 'README.md', score: 10 }, { id: 'src/a.ts', score: 8 }] }], priors)
+ * // [{ source: 'file.keyword', items: [{ id: 'src/a.ts', score: 8 }, { id: 'README.md', score: 10 }] }]  (10 × 0.7 = 7 < 8)
+ */
+export function orderRankingsByPrior(rankings: readonly SourceRanking[], priors: StructuralPriors = DEFAULT_STRUCTURAL_PRIORS, pathOf: (id: string) => string = (id) => id): SourceRanking[] {
+  return rankings.map((ranking) => {
+    const weighed = ranking.items.map((item, index) => ({ item, index, score: priorScore(item.score, priors.priorFor(pathOf(item.id))) }));
+    weighed.sort((a, b) => b.score - a.score || a.index - b.index);
+    return { source: ranking.source, items: weighed.map((w) => w.item) };
+  });
 }
 
 function normalisePath(path: string): string {

@@ -17,8 +17,10 @@ import {
   assignCredit,
   DEFAULT_FUSION_WEIGHTS,
   isFusionStrategy,
+  orderRankingsByPrior,
   pageItems,
   planRatingChange,
+  PRIOR_BEFORE_FUSION,
   ratedPage,
   ratingGradient,
   scheduledStep,
@@ -90,7 +92,9 @@ export class FeedbackService implements FeedbackRater {
     const queryClass = search.queryClass as QueryClass;
     const pool = toRankings(poolRows);
     const strategy = isFusionStrategy(search.strategy) ? search.strategy : 'weighted';
-    const credit = assignCredit({ strategy, pool, weights: search.weights, itemId });
+    // Credit follows the ranks the fusion read: the rank fusions read each source re-ordered by prior.
+    const fusedPool = PRIOR_BEFORE_FUSION.has(strategy) ? orderRankingsByPrior(pool, this.priors, pathOfItem) : pool;
+    const credit = assignCredit({ strategy, pool: fusedPool, weights: search.weights, itemId });
     // The page the rating is judged on: what the search showed (first K results) plus, inside the
     // transaction, every item this principal rated; every source that answered takes part.
     const page = ratedPage({ strategy, pool, weights: search.weights, pageSize: Math.min(this.params.pageSize, search.resultCount || this.params.pageSize), pathOf: pathOfItem, priors: this.priors });

@@ -20,7 +20,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { CODE_FIRST_PLACES, FEATURE_NAMES, ROUTINE_PLACES, applyPriors, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { CODE_FIRST_PLACES, FEATURE_NAMES, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -621,10 +621,11 @@ export class SearchService {
   }
 
   private fuseOutcomes(outcomes: SourceOutcome[], request: ParsedSearchRequest, weights: SourceWeights, plan: QueryPlan): RankedFile[] {
-    const rankings = this.rankingsOf(outcomes);
+    const beforeFusion = PRIOR_BEFORE_FUSION.has(request.strategy);
+    const rankings = beforeFusion ? orderRankingsByPrior(this.rankingsOf(outcomes), this.priors, pathOfId) : this.rankingsOf(outcomes);
     const fused = rankings.length ? fuse(request.strategy, rankings, { weights, primary: ['file.dense', 'file.keyword', 'file.symbol'], secondary: ['task.dense', 'task.keyword', 'file.graph'] }) : [];
     const boosted = boostMentionedFiles(fused, plan.mentioned, (id) => ({ id, score: 0, contributions: [] }));
-    return applyPriors(boosted, this.priors, (f) => pathOfId(f.id));
+    return applyPriors(boosted, this.priors, (f) => pathOfId(f.id), { scale: !beforeFusion });
   }
 
   /**
@@ -732,6 +733,7 @@ export class SearchService {
           related_tasks: relatedTasks.slice(0, 5),
           prior: item.prior,
           score_before_prior: round(item.scoreBeforePrior, 6),
+          prior_applied: PRIOR_BEFORE_FUSION.has(request.strategy) ? ('sources' as const) : ('fused' as const),
           ...(item.ranker
             ? { ranker: { model_version: item.ranker.version, ...(item.ranker.placedBy ? { placed_by: item.ranker.placedBy } : {}), rank_score: round(item.ranker.rankScore, 4), contributions: item.ranker.contributions.map((c) => ({ feature: c.feature, value: round(c.value, 4) })) } }
             : {}),
