@@ -170,6 +170,8 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     await expect(page.locator('.status-text').innerText()).resolves.toContain('rrf');
     const paths = await page.locator('.result[data-path]').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
     expect(paths).toEqual(['src/auth/token.py']);
+    // rrf weighed the prior into each source before fusing; the card does not claim a multiplication.
+    await expect(page.locator('.result[data-path="src/auth/token.py"] .breakdown-text').innerText()).resolves.toMatch(/^score [\d.]+, prior [\d.]+ on each source's score before fusion$/);
     // Changing the search changes the address.
     await page.locator('select[aria-label="fusion strategy"]').selectOption('weighted');
     await search(page, 'Clamp');
