@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
+import { makeFixtureRepo } from '../helpers/fixture-repo';
 import { CLI, runCli, spawnCli, freePort, waitForHttp } from '../helpers/spawn-cli';
 import { waitFor } from '../helpers/wait';
 
@@ -32,6 +33,46 @@ describe('sextant serve (spawned process)', () => {
     }
     expect(output).not.toMatch(/Error/);
   });
+
+  it('the quickstart: `serve` in a git checkout indexes it with its own ./data inside, never the data, and watching it does not chase the database', async () => {
+    // No .gitignore names data/: the service itself must keep out of its data directory.
+    const repo = makeFixtureRepo({ 'src/config.ts': 'export function loadConfig(file: string) {\n  return JSON.parse(file);\n}\n', 'README.md': '# Shop\n\nConfiguration is read by loadConfig.\n' }, { git: true, prefix: 'sextant-quickstart-' });
+    const port = await freePort();
+    const child = spawnCli(['serve'], { PORT: String(port), DATABASE_URL: '', SEXTANT_WATCH: 'true', LOG_LEVEL: 'info' }, { cwd: repo });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const url = `http://127.0.0.1:${port}`;
+    const jobs = async () => ((await (await fetch(`${url}/v1/jobs`)).json()) as { jobs: Array<{ status: string; kind: string }> }).jobs;
+    const search = async (query: string) => ((await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json()) as { results: Array<{ path: string }> }).results;
+    try {
+      await waitForHttp(`${url}/health`);
+      await waitFor(async () => (await jobs()).some((j) => j.status === 'succeeded'), { what: 'the first-start index job', timeoutMs: 60_000 }).catch((err: Error) => {
+        throw new Error(`${err.message}\nserver output:\n${output.slice(-4000)}`);
+      });
+      await waitFor(() => /First start: imported 1 commits/.test(output), { what: 'the history import', timeoutMs: 30_000 });
+      expect((await search('where is loadConfig')).map((r) => r.path)).toContain('src/config.ts');
+
+      // The database wrote all along; none of it may start a job.
+      await new Promise((r) => setTimeout(r, 4000));
+      expect((await jobs()).map((j) => j.kind)).toEqual(['full']);
+      // An edit to the code still does, once.
+      fs.writeFileSync(path.join(repo, 'src/cache.ts'), 'export function evictStaleEntries() {}\n');
+      await waitFor(async () => (await search('evictStaleEntries')).some((r) => r.path === 'src/cache.ts'), { what: 'the watched edit to be indexed', timeoutMs: 30_000 });
+      await new Promise((r) => setTimeout(r, 4000));
+      expect((await jobs()).map((j) => j.kind)).toEqual(['incremental', 'full']);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    }
+    const db = new Database(path.join(repo, 'data', 'sextant.sqlite'), { readonly: true });
+    const paths = (db.prepare(`SELECT path FROM files ORDER BY path`).all() as Array<{ path: string }>).map((r) => r.path);
+    db.close();
+    fs.rmSync(repo, { recursive: true, force: true });
+    expect(paths).toEqual(['README.md', 'src/cache.ts', 'src/config.ts']);
+    expect(output).not.toMatch(/Could not index/);
+  }, 120_000);
 
   it('logs one JSON line per request without headers, and keeps Nest start-up chatter at debug', async () => {
     const port = await freePort();

@@ -23,8 +23,8 @@ export function runCli(args: string[], env: Record<string, string> = {}, timeout
   });
 }
 
-export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnCli(args: string[], env: Record<string, string> = {}, options: { cwd?: string } = {}): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'], cwd: options.cwd });
 }
 
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trackedIgnoredFiles } from '../git/repo-state';
@@ -89,5 +89,27 @@ describe('discoverFiles and files git tracks although .gitignore matches them', 
     } finally {
       rmSync(plain, { recursive: true, force: true });
     }
+  });
+});
+
+describe('discoverFiles and the data directory of the service inside a repository', () => {
+  let root: string;
+  beforeAll(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), 'sextant-discover-data-')));
+    for (const [file, text] of Object.entries({ 'src/app.ts': 'export const app = 1;\n', 'var/data/writer.json': '{"pid":1}', 'var/data/clones/ws/other/secret.ts': 'export const other = 2;\n', 'var/notes.md': '# notes\n' })) {
+      mkdirSync(join(root, file, '..'), { recursive: true });
+      writeFileSync(join(root, file), text);
+    }
+    // A second way in: a link to the data directory from elsewhere in the tree.
+    symlinkSync(join(root, 'var/data'), join(root, 'src/state'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('never enters it, however it is reached, and still indexes its neighbours', async () => {
+    const { files, skipped } = await discoverFiles(root, { excludeRealDirs: [join(root, 'var/data')] });
+    expect(files.map((f) => f.path)).toEqual(['src/app.ts', 'var/notes.md']);
+    expect(skipped.filter((s) => s.reason === 'excluded-dir').map((s) => s.path).sort()).toEqual(['src/state/', 'var/data/']);
+    // Without the option the walk reaches its files (by whichever way comes first).
+    expect((await discoverFiles(root)).files.map((f) => f.path).filter((p) => p.endsWith('writer.json'))).toHaveLength(1);
   });
 });

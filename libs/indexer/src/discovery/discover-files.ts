@@ -14,6 +14,11 @@ export interface DiscoveryOptions {
   followSymlinks?: boolean;
   /** Directory names never entered (default {@link DEFAULT_EXCLUDED_DIRS}). */
   excludeDirs?: readonly string[];
+  /**
+   * Absolute real paths of directories never entered, wherever they sit under the root: the
+   * service's own data directory when a repository holds it (`./data` in a checkout).
+   */
+  excludeRealDirs?: readonly string[];
   /** Honour `.gitignore` files (default true). `.sextantignore` is always honoured. */
   useGitignore?: boolean;
   /**
@@ -58,6 +63,7 @@ export const DEFAULT_DISCOVERY_OPTIONS: Required<DiscoveryOptions> = {
   extraIgnoreGlobs: [],
   followSymlinks: true,
   excludeDirs: DEFAULT_EXCLUDED_DIRS,
+  excludeRealDirs: [],
   useGitignore: true,
   trackedIgnored: new Set(),
   yieldEveryMs: 8,
@@ -85,6 +91,7 @@ interface IgnoreLevel {
 export async function discoverFiles(root: string, options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
   const opts = { ...DEFAULT_DISCOVERY_OPTIONS, ...options, trackedIgnored: options.trackedIgnored ?? DEFAULT_DISCOVERY_OPTIONS.trackedIgnored };
   const excluded = new Set(opts.excludeDirs);
+  const excludedReal = new Set(opts.excludeRealDirs);
   const rootReal = await fs.realpath(root);
   const files: DiscoveredFile[] = [];
   const skipped: SkippedFile[] = [];
@@ -180,7 +187,7 @@ export async function discoverFiles(root: string, options: DiscoveryOptions = {}
         }
 
         if (isDir) {
-          if (excluded.has(entry.name)) return skip(`${rel}/`, 'excluded-dir');
+          if (excluded.has(entry.name) || excludedReal.has(real)) return skip(`${rel}/`, 'excluded-dir');
           const reason = ignoredBy(levels, rel, true);
           if (reason && !(reason === 'gitignore' && trackedDirs.has(rel))) return skip(`${rel}/`, reason);
           subdirs.push([abs, rel, real]);

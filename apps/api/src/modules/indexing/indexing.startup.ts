@@ -28,6 +28,7 @@ export async function startBackgroundIndexing(app: INestApplicationContext, conf
     const ws = await app.get(WorkspacesService).ensureDefault();
     const repo = await indexing.register(ws.id, { path: target, watch: config.indexing.watchDefault });
     const job = await indexing.startJob(ws.id, repo.id, 'full');
+    if (repo.watch) await app.get(RepositoryWatcherService).watch(ws.id, repo.id);
     logger.log(`First start: indexing ${repo.root_path} as "${repo.name}" (job ${job.id}); follow it at GET /v1/jobs/${job.id}`);
     void importHistoryAfterIndexing(app, ws.id, repo.id, repo.root_path, job.id, logger);
   } catch (err) {

@@ -32,6 +32,7 @@ import { FilesRepository, type FileWrite } from '../repositories/files.repositor
 import { IndexJobsRepository } from '../repositories/index-jobs.repository';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
 import { CodeGraphUpdater } from './code-graph.updater';
+import { realDataDir } from './repository-location';
 import { IndexEvents, INDEX_EMBEDDINGS, PARSE_POOL, type IndexEmbeddings } from './indexing.tokens';
 import { mapIndexJob } from './job-mapper';
 
@@ -304,7 +305,7 @@ export class IndexJobRunner {
   private async discover(repo: RepositoryEntity): Promise<DiscoveryResult> {
     const useGitignore = repositorySettings(repo).gitignore !== false;
     const trackedIgnored = useGitignore && (await isGitRepo(repo.rootPath)) ? new Set(await trackedIgnoredFiles(repo.rootPath)) : undefined;
-    return discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes, useGitignore, trackedIgnored });
+    return discoverFiles(repo.rootPath, { maxFileBytes: this.config.indexing.maxFileBytes, useGitignore, trackedIgnored, excludeRealDirs: [realDataDir(this.config.storage.dataDir)] });
   }
 
   /** Paths git says changed since the last indexed commit, or null when git cannot tell. */

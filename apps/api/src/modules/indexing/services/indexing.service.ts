@@ -20,7 +20,7 @@ import { RepositoriesRepository } from '../repositories/repositories.repository'
 import { IndexJobRunner, SHUTDOWN } from './index-job.runner';
 import { mapIndexJob } from './job-mapper';
 import { checkNetworkTarget, parseCloneTarget } from './clone-target';
-import { cloneRepository, defaultRepositoryName, isWithin, resolveAllowedPath, validateGitUrl, type CloneOptions } from './repository-location';
+import { cloneRepository, defaultRepositoryName, isWithin, realDataDir, resolveAllowedPath, validateGitUrl, type CloneOptions } from './repository-location';
 
 export const mapRepository = (r: RepositoryEntity): Repository => ({
   id: r.id,
@@ -112,19 +112,22 @@ export class IndexingService {
 
   /**
    * A local directory a workspace may register: under the allowed roots, not the data
-   * directory (clones included) nor a folder holding it, not registered in this workspace,
-   * and not another workspace's unless SEXTANT_ALLOW_SHARED_PATHS says directories may be shared.
+   * directory (clones included) nor a folder inside it, not registered in this workspace,
+   * and not another workspace's unless SEXTANT_ALLOW_SHARED_PATHS says directories may be shared
+   * (clones in the data directory do not count: no repository's discovery enters it).
    */
   private async checkLocalRoot(workspaceId: string, input: string): Promise<string> {
     const rootPath = resolveAllowedPath(input, this.config.indexing.allowedRoots);
-    const dataDir = fs.existsSync(this.config.storage.dataDir) ? fs.realpathSync(this.config.storage.dataDir) : path.resolve(this.config.storage.dataDir);
-    if (isWithin(rootPath, dataDir) || isWithin(dataDir, rootPath)) {
-      throw new DomainError(DomainErrorCode.PathNotAllowed, `${input} is (or contains) Sextant's data directory; it cannot be indexed`, { path: input });
+    // A folder holding the data directory (a checkout with its `./data`) may be indexed: discovery
+    // and the watcher never enter the data directory. The data directory and clones in it may not.
+    const dataDir = realDataDir(this.config.storage.dataDir);
+    if (isWithin(rootPath, dataDir)) {
+      throw new DomainError(DomainErrorCode.PathNotAllowed, `${input} is (or lies inside) Sextant's data directory; it cannot be indexed`, { path: input });
     }
     const same = await this.repos.findByRoot(workspaceId, rootPath);
     if (same) throw new DomainError(DomainErrorCode.Conflict, `${rootPath} is already registered as "${same.name}"`, { repository_id: same.id });
     if (!this.config.indexing.allowSharedPaths) {
-      const other = (await this.repos.listAllRoots()).find((r) => r.workspaceId !== workspaceId && (isWithin(rootPath, r.rootPath) || isWithin(r.rootPath, rootPath)));
+      const other = (await this.repos.listAllRoots()).find((r) => r.workspaceId !== workspaceId && !isWithin(r.rootPath, dataDir) && (isWithin(rootPath, r.rootPath) || isWithin(r.rootPath, rootPath)));
       if (other) {
         throw new DomainError(DomainErrorCode.Conflict, `${input} overlaps a directory another workspace has registered; an operator can allow shared directories with SEXTANT_ALLOW_SHARED_PATHS=true`, { path: input });
       }

@@ -92,6 +92,11 @@ function removeForbiddenFiles(root: string, isForbidden: (relativePath: string) 
   walk(root);
 }
 
+/** The data directory's real path (as configured while it does not exist yet): what `isWithin` and discovery compare with. */
+export function realDataDir(dataDir: string): string {
+  return fs.existsSync(dataDir) ? fs.realpathSync(dataDir) : path.resolve(dataDir);
+}
+
 /** Whether `inner` is `outer` or lies inside it (both already real paths). */
 export function isWithin(inner: string, outer: string): boolean {
   const rel = path.relative(outer, inner);

@@ -1,10 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import watcher from '@parcel/watcher';
 import type { IndexJob } from '@sextant/contracts';
+import { APP_CONFIG } from '../../../config/config.module';
+import type { AppConfig } from '../../../config/config.schema';
 import { RepositoriesRepository } from '../repositories/repositories.repository';
 import { IndexingService } from './indexing.service';
+import { isWithin, realDataDir } from './repository-location';
 
 /** Files (relative, posix) under `dir` when it is a directory; empty otherwise. */
 function filesUnder(dir: string): string[] {
@@ -55,6 +58,7 @@ export class RepositoryWatcherService implements OnApplicationShutdown {
   constructor(
     private readonly repos: RepositoriesRepository,
     private readonly indexing: IndexingService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /** Watches every repository whose `watch` setting is on. */
@@ -68,13 +72,16 @@ export class RepositoryWatcherService implements OnApplicationShutdown {
     const repo = await this.repos.findById(workspaceId, repositoryId);
     if (!repo) return;
     const state: WatchState = { workspaceId, repositoryId, root: repo.rootPath, pending: new Set(), jobsStarted: 0, subscription: undefined as never };
+    // A checkout holding the data directory: the database writes there all the time, and none of it is indexed.
+    const dataDir = realDataDir(this.config.storage.dataDir);
+    const ignore = isWithin(dataDir, repo.rootPath) ? [...IGNORED, dataDir] : IGNORED;
     state.subscription = await watcher.subscribe(
       repo.rootPath,
       (err, events) => {
         if (err) return this.logger.warn(`Watcher error on ${repo.rootPath}: ${err.message}`);
         for (const e of events) {
           const rel = path.relative(repo.rootPath, e.path).split(path.sep).join('/');
-          if (!rel || rel.startsWith('..')) continue;
+          if (!rel || rel.startsWith('..') || isWithin(e.path, dataDir)) continue;
           state.pending.add(rel);
           // inotify only watches a new directory once it is seen, so files written into it
           // before that (a checkout, an unzip) produce no events of their own: walk it.
@@ -82,7 +89,7 @@ export class RepositoryWatcherService implements OnApplicationShutdown {
         }
         this.schedule(state);
       },
-      { ignore: IGNORED },
+      { ignore },
     );
     this.watched.set(repositoryId, state);
     this.logger.log(`Watching ${repo.rootPath} for changes`);
