@@ -44,6 +44,8 @@ export const TaskImportResultSchema = z.object({
   updated: z.number().int(),
   skipped: z.number().int(),
   errors: z.array(z.object({ line: z.number().int().optional(), id: z.string().optional(), message: z.string() })),
+  /** Paths the tasks name that the index no longer holds, followed to the file that holds their code today (a move inferred from the history). */
+  paths_followed: z.number().int().optional(),
 });
 export type TaskImportResult = z.infer<typeof TaskImportResultSchema>;
 

@@ -2,7 +2,9 @@ import request from 'supertest';
 import { TaskImportResultSchema } from '@sextant/contracts';
 import { TasksRepository } from '../../src/modules/task-history/tasks.repository';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
+import { makeFixtureRepo } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
+import { waitFor } from '../helpers/wait';
 
 /** `POST /v1/tasks/import` (the dashboard's import; `sextant tasks import` calls the same service). */
 describe('task import from JSONL and CSV (real app)', () => {
@@ -105,4 +107,31 @@ describe('task import from JSONL and CSV (real app)', () => {
     const order = history.filter((h) => h.files[0]?.startsWith('src/') && ids.some((id) => h.files[0] === `src/${id}.ts`)).map((h) => h.files[0].slice(4, -3));
     expect(order).toEqual([...ids].sort());
   });
+
+  it('follows paths that moved before the code was indexed to the files that hold them today', async () => {
+    // A history written by another tool: no rename records, the package later moved under src/.
+    const root = makeFixtureRepo({
+      'src/shop/cart.py': 'def add_item(cart, item):\n    cart.append(item)\n',
+      'src/shop/_checkout.py': 'def pay(cart):\n    return sum(cart)\n',
+      'tests/test_cart.py': 'def test_add_item():\n    pass\n',
+      'docs/cart.md': '# Cart\n',
+    });
+    const reg = await request(t.app.getHttpServer()).post('/v1/repos').send({ path: root, name: 'moved-shop' }).expect(201);
+    await waitFor(async () => (await request(t.app.getHttpServer()).get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+    const content = [
+      { id: 'M-1', title: 'Cart drops the last item', files: ['shop/cart.py', 'shop/testsuite/cart.py'], created_at: '2020-01-01T00:00:00Z' },
+      { id: 'M-2', title: 'Checkout rounds totals', files: ['shop/checkout.py', 'shop/cart.py'], created_at: '2020-02-01T00:00:00Z' },
+      { id: 'M-3', title: 'Move the package under src/', files: ['src/shop/cart.py', 'src/shop/_checkout.py', 'tests/test_cart.py'], created_at: '2021-01-01T00:00:00Z' },
+      { id: 'M-4', title: 'Remove the old admin page', files: ['shop/admin.py'], created_at: '2021-02-01T00:00:00Z' },
+    ]
+      .map((x) => JSON.stringify(x))
+      .join('\n');
+    const result = TaskImportResultSchema.parse((await importFile({ format: 'jsonl', content, source: 'moved' }).expect(201)).body);
+    expect(result).toMatchObject({ imported: 4, paths_followed: 3 });
+    const files = Object.fromEntries((await listed('moved')).map((x) => [x.external_id, x.files.sort()]));
+    expect(files['M-1']).toEqual(['src/shop/cart.py', 'tests/test_cart.py']);
+    expect(files['M-2']).toEqual(['src/shop/_checkout.py', 'src/shop/cart.py']);
+    // A file deleted with no successor keeps the name it had.
+    expect(files['M-4']).toEqual(['shop/admin.py']);
+  }, 60_000);
 });

@@ -4,6 +4,7 @@ export * from './commit-history';
 export * from './commit-message';
 export * from './noise-commit';
 export * from './rename-forward';
+export * from './infer-renames';
 export * from './merge-pull-requests';
 export * from './repo-state';
 export * from './code-host-url';

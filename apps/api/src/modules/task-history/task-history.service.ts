@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { TaskInputSchema, type ParsedTaskInput, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { isNoiseCommit, mergePullRequests, readCommitHistory, redactSecrets, renameForward, renamesOf, buildRenameMap } from '@sextant/indexer';
+import { isNoiseCommit, mergePullRequests, readCommitHistory, redactSecrets, renameForward, renamesOf, buildRenameMap, inferRenames } from '@sextant/indexer';
 import { TASK_INDEX, type KeywordMode, type TaskIndex, type TaskPoint } from '@sextant/retrieval';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
@@ -91,6 +91,8 @@ export class TaskHistoryService {
     });
     const repoIds = [...new Set(valid.map((t) => t.repository_id).filter((x): x is string => Boolean(x)))];
     for (const id of repoIds) if (!(await this.repos.findById(workspaceId, id))) throw notFound('Repository', id);
+    const moved = await this.inferMoves(workspaceId, valid);
+    if (moved.size) result.paths_followed = moved.size;
 
     for (let i = 0; i < valid.length; i += 500) {
       const batch = valid.slice(i, i + 500);
@@ -100,7 +102,7 @@ export class TaskHistoryService {
         // Tasks are indexed and shown like code: tokens pasted into an issue or a commit message go too.
         title: redactSecrets(t.title).text,
         body: t.body === undefined ? t.body : redactSecrets(t.body).text,
-        files: [...new Set(t.files_at_cutoff ?? t.files)],
+        files: [...new Set(renameForward(t.files_at_cutoff ?? t.files, moved))],
         status: t.status ?? null,
         outcome: t.outcome ?? null,
         taskCreatedAt: t.created_at ? new Date(t.created_at) : null,
@@ -113,6 +115,20 @@ export class TaskHistoryService {
     }
     if (valid.length) this.events.emit(TASKS_CHANGED, { workspaceId });
     return result;
+  }
+
+  /**
+   * Where the files these tasks name but the index no longer holds went (`inferRenames`), so
+   * a history recorded before a move still counts for today's files. Git imports arrive
+   * with their renames followed already; this is for histories from elsewhere. Nothing is
+   * inferred before the workspace has indexed files.
+   */
+  private async inferMoves(workspaceId: string, tasks: ParsedTaskInput[]): Promise<Map<string, string>> {
+    if (!tasks.some((t) => t.files.length)) return new Map();
+    const existing = new Set((await this.files.listIndexed(workspaceId, { historyOnly: true })).map((f) => f.path));
+    const time = (t: ParsedTaskInput) => (t.created_at ? Date.parse(t.created_at) : Number.NEGATIVE_INFINITY);
+    const ordered = tasks.map((t, i) => ({ t, i })).sort((a, b) => time(a.t) - time(b.t) || a.i - b.i);
+    return inferRenames(ordered.map(({ t }) => ({ files: t.files_at_cutoff ?? t.files })), existing);
   }
 
   /** JSONL, one task object per line (README, "Task history"); bad lines are reported with their line number. */
