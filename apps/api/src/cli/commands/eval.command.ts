@@ -183,7 +183,7 @@ export function registerEval(program: Command): void {
         const c = run.index.counts;
         const notes = [
           `Index: ${c.indexed} files, ${c.chunks} chunks; embedder ${config.embeddings.provider}${config.embeddings.provider === 'openai' ? ` (${config.embeddings.model})` : ` (${config.embeddings.dimensions} dims)`}; embedded store (SQLite + in-memory int8).`,
-          `Tasks: ${run.tasks.imported + run.tasks.updated} imported, ${run.tasks.skipped} skipped. Each search asks for the top ${topK} files.`,
+          `Tasks: ${run.tasks.imported + run.tasks.updated} imported, ${run.tasks.skipped} skipped${run.tasks.paths_followed ? `, ${run.tasks.paths_followed} moved paths followed to today's files` : ''}. Each search asks for the top ${topK} files.`,
           ...(run.baselineFiles !== null ? [`Baseline: ${run.baselineFiles} files in FTS5, ${dataset.tasks.length} tasks.`] : []),
           ...(run.simulatedRatings ? [`Simulated ratings: the first ${run.simulatedRatings.searches} queries were searched and their relevant top-10 results rated +1 (${run.simulatedRatings.ratings} ratings) before the ranker was refitted; the scores cover the other ${run.scoredQueries.length}.`] : []),
           `Learned ranker: ${run.ranker.message}`,

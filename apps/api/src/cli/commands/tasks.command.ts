@@ -13,7 +13,8 @@ import { fitRankerIfDue } from './ranker.command';
 
 function printImport(result: TaskImportResult & { noise?: number }, json?: boolean): void {
   if (json) return void process.stdout.write(`${JSON.stringify(result)}\n`);
-  const lines = [`Tasks: ${result.imported} imported, ${result.updated} updated, ${result.skipped} skipped${result.noise !== undefined ? `, ${result.noise} noise commits ignored` : ''}`];
+  const followed = result.paths_followed ? `, ${result.paths_followed} moved paths followed to today's files` : '';
+  const lines = [`Tasks: ${result.imported} imported, ${result.updated} updated, ${result.skipped} skipped${result.noise !== undefined ? `, ${result.noise} noise commits ignored` : ''}${followed}`];
   for (const e of result.errors.slice(0, 20)) lines.push(`  ! ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.id ? `${e.id}: ` : ''}${e.message}`);
   if (result.errors.length > 20) lines.push(`  … and ${result.errors.length - 20} more`);
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -124,6 +125,7 @@ async function importThroughServer(server: ServerClient, format: 'jsonl' | 'csv'
     total.imported += piece.imported;
     total.updated += piece.updated;
     total.skipped += piece.skipped;
+    if (piece.paths_followed) total.paths_followed = (total.paths_followed ?? 0) + piece.paths_followed;
     total.errors.push(...piece.errors.map((e) => (e.line === undefined ? e : { ...e, line: e.line + start })));
     start = end;
   }
