@@ -41,6 +41,11 @@ describe('inferRenames', () => {
     expect(inferRenames(tie, new Set(['b/index.js', 'c/index.js'])).size).toBe(0);
   });
 
+  it('never takes a path first named after the file already changed for an old name of it', () => {
+    const history = tasks(['src/auth/session.ts'], ['src/auth/session.ts'], ['xsrc/auth/session.ts', 'src/auth/session.tsx']);
+    expect(inferRenames(history, new Set(['src/auth/session.ts'])).size).toBe(0);
+  });
+
   it('leaves existing paths and paths with no counterpart alone', () => {
     const history = tasks(['setup.py', 'old/gone.py'], ['setup.py']);
     expect(inferRenames(history, new Set(['setup.py', 'pyproject.toml'])).size).toBe(0);

@@ -18,7 +18,7 @@ const TEST_NAME = /^test_|_test$|\.(test|spec)$/i;
  *   prefix or suffix and an extension of the same family (`click/types.py` -> `click/_types.py`,
  *   `pkg/testsuite/urls.py` -> `tests/test_urls.py`, `CHANGES` -> `CHANGES.rst`, `a.js` -> `a.ts`),
  *   with tests only ever followed to tests;
- * - P and Q did not both change while both existed (a few changes are allowed: a maintenance
+ * - P was named before Q first was, and P and Q did not both change while both existed (a few changes are allowed: a maintenance
  *   branch merged after the move still names P), so two files that lived side by side are
  *   never merged;
  * - among such Q, the one sharing the most trailing directory names with P wins, then the one
@@ -65,6 +65,9 @@ export function inferRenames(history: ReadonlyArray<{ files: readonly string[] }
     for (const candidate of candidates) {
       const own = changes.get(candidate);
       const born = own ? own[0] : Infinity;
+      // A move leaves its old path behind: a path first named after the new file already
+      // changed (a typo, a look-alike in another tool's record) is not an old name of it.
+      if (positions[0] > born) continue;
       if (born < last) {
         const oldAfterBirth = positions.length - lowerBound(positions, born);
         const newBeforeDeath = lowerBound(own!, last + 1);
