@@ -1,3 +1,5 @@
+import { lowerBound } from '@sextant/retrieval';
+
 /** Extensions that may change in a move: scripts converted to TypeScript, docs given a markup extension (`CHANGES` -> `CHANGES.rst`). */
 const EXTENSION_FAMILIES: ReadonlyArray<ReadonlySet<string>> = [
   new Set(['.js', '.jsx', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts']),
@@ -18,9 +20,9 @@ const TEST_NAME = /^test_|_test$|\.(test|spec)$/i;
  *   prefix or suffix and an extension of the same family (`click/types.py` -> `click/_types.py`,
  *   `pkg/testsuite/urls.py` -> `tests/test_urls.py`, `CHANGES` -> `CHANGES.rst`, `a.js` -> `a.ts`),
  *   with tests only ever followed to tests;
- * - P was named before Q first was, and P and Q did not both change while both existed (a few changes are allowed: a maintenance
- *   branch merged after the move still names P), so two files that lived side by side are
- *   never merged;
+ * - P was named before Q first was, and P and Q did not both change while both existed (a few
+ *   changes are allowed: a maintenance branch merged after the move still names P), so two
+ *   files that lived side by side are never merged;
  * - among such Q, the one sharing the most trailing directory names with P wins, then the one
  *   born closest to P's last change; a tie at both leaves P unmapped.
  *
@@ -87,18 +89,6 @@ export function inferRenames(history: ReadonlyArray<{ files: readonly string[] }
     if (best !== undefined && !tied) out.set(missing, best);
   }
   return out;
-}
-
-/** The first index whose value is >= `value` (values ascending). */
-function lowerBound(values: readonly number[], value: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (values[mid] < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function isTest(path: string): boolean {

@@ -4,3 +4,4 @@ export * from './linear-ranker';
 export * from './file-term-index';
 export * from './history-profile';
 export * from './routine-changes';
+export { lowerBound } from './sorted-arrays';
