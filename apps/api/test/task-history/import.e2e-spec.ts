@@ -2,7 +2,7 @@ import request from 'supertest';
 import { TaskImportResultSchema } from '@sextant/contracts';
 import { TasksRepository } from '../../src/modules/task-history/tasks.repository';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
-import { makeFixtureRepo } from '../helpers/fixture-repo';
+import { git, makeFixtureRepo, writeFiles } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
 
@@ -133,5 +133,25 @@ describe('task import from JSONL and CSV (real app)', () => {
     expect(files['M-2']).toEqual(['src/shop/_checkout.py', 'src/shop/cart.py']);
     // A file deleted with no successor keeps the name it had.
     expect(files['M-4']).toEqual(['shop/admin.py']);
+  }, 60_000);
+
+  it('import-git counts a module split out of a file in that file\'s earlier tasks, and not in its later ones', async () => {
+    const commands = Array.from({ length: 30 }, (_, i) => `function command${i}(argv) { return parse(argv, ${i}); }`).join('\n');
+    const helpers = Array.from({ length: 10 }, (_, i) => `function helper${i}() { return ${i}; }`).join('\n');
+    const root = makeFixtureRepo({ 'index.js': `${commands}\n${helpers}\n` }, { git: true });
+    writeFiles(root, { 'index.js': `${commands}\n${helpers}\nfunction parse() {}\n` });
+    git(root, 'commit', '-q', '-am', 'Fix option parsing');
+    writeFiles(root, { 'lib/command.js': `${commands}\n`, 'index.js': `const c = require('./lib/command');\n${helpers}\nfunction parse() {}\n` });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'Refactor commands into lib/');
+    writeFiles(root, { 'index.js': `const c = require('./lib/command');\n// helpers\n${helpers}\nfunction parse() {}\n` });
+    git(root, 'commit', '-q', '-am', 'Document helpers');
+
+    const reg = await request(t.app.getHttpServer()).post('/v1/repos').send({ path: root, name: 'split-cli' }).expect(201);
+    await waitFor(async () => (await request(t.app.getHttpServer()).get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+    await request(t.app.getHttpServer()).post('/v1/tasks/import-git').send({ repository_id: reg.body.id }).expect(201);
+    const files = Object.fromEntries((await listed('git')).map((x) => [x.title, x.files.sort()]));
+    expect(files['Fix option parsing']).toEqual(['index.js', 'lib/command.js']);
+    expect(files['Document helpers']).toEqual(['index.js']);
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import type { EvalDatasetMeta, EvalIssue, EvalQuery, EvalTask } from '@sextant/contracts';
 import { fileKind } from '@sextant/retrieval';
-import { isGitRepo, noiseReason, readCommitHistory, runGit, runGitBuffer, stripTrailers, type GitCommit } from '@sextant/indexer';
+import { isGitRepo, noiseReason, pathsAtHead, readCommitHistory, runGit, runGitBuffer, stripTrailers, type GitCommit } from '@sextant/indexer';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -56,7 +56,8 @@ interface TreeEntry {
  * - **tasks.jsonl**: every non-merge commit reachable from the cutoff that changed files:
  *   title = subject, body = message without trailers, files = changed paths (renames
  *   under their new name), `files_at_cutoff` = those paths renamed forward through later
- *   renames up to the cutoff, keeping only files present in the corpus.
+ *   renames up to the cutoff, plus files later copied (split) out of them, keeping only
+ *   files present in the corpus.
  * - **queries.jsonl**: commits after the cutoff (`cutoff..HEAD`) that are not noise
  *   (`noiseReason`: merges, bots, version/dependency bumps, typo/formatting-only,
  *   lockfile/changelog-only, more than `maxFilesPerQuery` files). `relevant` = the files
@@ -151,18 +152,16 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
 /** Title of a past commit written with an empty message (the task still says which files changed together). */
 const NO_MESSAGE_TITLE = '(no message)';
 
-/** Tasks from commits given newest first; renames are followed forward to the cutoff. */
+/** Tasks from commits given newest first; renames and splits are followed forward to the cutoff. */
 function buildTasks(commitsNewestFirst: readonly GitCommit[], atCutoff: ReadonlySet<string>): EvalTask[] {
-  const forward = new Map<string, string>(); // path at some past time -> path at cutoff
+  const atHead = pathsAtHead(commitsNewestFirst);
   const tasks: EvalTask[] = [];
   for (const c of commitsNewestFirst) {
     if (c.parents.length <= 1 && c.files.length > 0) {
       const files = [...new Set(c.files.map((f) => f.path))];
-      const filesAtCutoff = [...new Set(files.map((p) => forward.get(p) ?? p))].filter((p) => atCutoff.has(p));
+      const filesAtCutoff = atHead.get(c.sha)!.filter((p) => atCutoff.has(p));
       tasks.push({ id: c.sha, title: c.subject || NO_MESSAGE_TITLE, body: stripTrailers(c.body), files, files_at_cutoff: filesAtCutoff, created_at: toUtcIso(c.date) });
     }
-    // Renames made by this commit apply to every older commit.
-    for (const f of c.files) if (f.status === 'R' && f.oldPath) forward.set(f.oldPath, forward.get(f.path) ?? f.path);
   }
   return tasks.reverse();
 }

@@ -22,7 +22,7 @@ const FIELD = '\x1f';
 const FORMAT = `${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B${FIELD}`;
 
 /**
- * Reads commits with their changed files (renames detected with `-M`), newest first in
+ * Reads commits with their changed files (renames and copies detected with `-C`), newest first in
  * topological order. Records are split on ASCII control separators and paths come NUL
  * separated (`-z`), so odd messages and file names cannot break parsing.
  *
@@ -32,7 +32,9 @@ const FORMAT = `${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B
  */
 export async function readCommitHistory(repoPath: string, options: ReadCommitHistoryOptions = {}): Promise<GitCommit[]> {
   const { since, until, rev = 'HEAD', firstParent = false, reverse = false } = options;
-  const args = ['log', '--encoding=UTF-8', `--format=${FORMAT}`, '--name-status', '-M', '-z', '--topo-order'];
+  // -C finds renames (as -M does) and files copied out of a file the same commit changed:
+  // a module split in two keeps the history of the module it came from.
+  const args = ['log', '--encoding=UTF-8', `--format=${FORMAT}`, '--name-status', '-C', '-z', '--topo-order'];
   if (firstParent) args.push('--first-parent');
   if (reverse) args.push('--reverse');
   if (since) args.push(`--since=${since}`);
@@ -42,7 +44,7 @@ export async function readCommitHistory(repoPath: string, options: ReadCommitHis
   return parseGitLog(out);
 }
 
-/** Parses the output of `git log --format=<FORMAT> --name-status -M -z`. Exported for tests. */
+/** Parses the output of `git log --format=<FORMAT> --name-status -C -z`. Exported for tests. */
 export function parseGitLog(out: string): GitCommit[] {
   const commits: GitCommit[] = [];
   for (const record of out.split(RECORD)) {
@@ -77,7 +79,7 @@ function unixToIso(seconds: string): string {
   return new Date(Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? ms : 0).toISOString();
 }
 
-/** Parses NUL-separated `--name-status -z` output: `M\0path\0R100\0old\0new\0...`. */
+/** Parses NUL-separated `--name-status -z` output: `M\0path\0R100\0old\0new\0C075\0src\0copy\0...`. */
 export function parseNameStatus(text: string): GitFileChange[] {
   const tokens = text.split('\0');
   const files: GitFileChange[] = [];
@@ -94,7 +96,7 @@ export function parseNameStatus(text: string): GitFileChange[] {
       const oldPath = tokens[i + 1];
       const path = tokens[i + 2];
       if (oldPath !== undefined && path !== undefined) {
-        files.push(kind === 'R' ? { status: 'R', path, oldPath } : { status: 'A', path });
+        files.push(kind === 'R' ? { status: 'R', path, oldPath } : { status: 'A', path, copiedFrom: oldPath });
       }
       i += 3;
       continue;

@@ -1,11 +1,13 @@
 /** How a commit changed one path (copies and type changes are folded into A and M). */
 export type GitChangeStatus = 'A' | 'M' | 'D' | 'R';
 
-/** One changed path of a commit. `oldPath` is set for renames. */
+/** One changed path of a commit. `oldPath` is set for renames, `copiedFrom` for a file git found copied out of another one. */
 export interface GitFileChange {
   status: GitChangeStatus;
   path: string;
   oldPath?: string;
+  /** Set on an added file (`A`) when git reports it as a copy (`C`) of a file this commit also changed: usually code split out of it. */
+  copiedFrom?: string;
 }
 
 /** A commit as read by {@link readCommitHistory}. */

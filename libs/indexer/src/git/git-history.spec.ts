@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { changedFilesSince, headCommit, isGitRepo, isNoiseCommit, mergePullRequests, noiseReason, readCommitHistory, renameForward, renamesOf, stripTrailers } from './index';
+import { changedFilesSince, headCommit, isGitRepo, isNoiseCommit, mergePullRequests, noiseReason, pathsAtHead, readCommitHistory, stripTrailers } from './index';
 import { TestRepo } from './__tests__/test-repo';
 
 describe('git history reading against real repositories', () => {
@@ -121,10 +121,31 @@ describe('git history reading against real repositories', () => {
     expect(ids).toContain(shas.init);
   });
 
-  it('renames old task paths forward through rename chains', async () => {
-    const commits = await readCommitHistory(repo.path);
-    const renames = renamesOf(commits);
-    expect(renameForward(['flask/app.py', 'flask/session.py'], renames)).toEqual(['src/flask/application.py', 'flask/session.py']);
+  it('names old task paths as they are at the newest commit, through rename chains', async () => {
+    const atHead = pathsAtHead(await readCommitHistory(repo.path));
+    expect(atHead.get(shas.init)).toEqual(['src/flask/application.py', 'flask/session.py', 'weird name\twith tab.txt']);
+    expect(atHead.get(shas.move)).toEqual(['src/flask/application.py']);
+  });
+
+  it('counts a module split out of a file in that file\'s earlier changes, not its later ones', async () => {
+    const split = new TestRepo();
+    try {
+      const commands = Array.from({ length: 30 }, (_, i) => `function command${i}(argv) { return parse(argv, ${i}); }`).join('\n');
+      const helpers = Array.from({ length: 10 }, (_, i) => `function helper${i}() { return ${i}; }`).join('\n');
+      const born = split.commit('Add the CLI', { 'index.js': `${commands}\n${helpers}\n`, 'README.md': '# cli\n' });
+      const fix = split.commit('Fix option parsing', { 'index.js': `${commands}\n${helpers}\nfunction parse() {}\n` });
+      const refactor = split.commit('Refactor commands into lib/', { 'lib/command.js': `${commands}\n`, 'index.js': `const c = require('./lib/command');\n${helpers}\nfunction parse() {}\n` });
+      const later = split.commit('Document helpers', { 'index.js': `const c = require('./lib/command');\n// helpers\n${helpers}\nfunction parse() {}\n` });
+      const commits = await readCommitHistory(split.path);
+      expect(commits.find((c) => c.sha === refactor)!.files).toContainEqual({ status: 'A', path: 'lib/command.js', copiedFrom: 'index.js' });
+      const atHead = pathsAtHead(commits);
+      expect(atHead.get(born)!.sort()).toEqual(['README.md', 'index.js', 'lib/command.js']);
+      expect(atHead.get(fix)!.sort()).toEqual(['index.js', 'lib/command.js']);
+      expect(atHead.get(refactor)!.sort()).toEqual(['index.js', 'lib/command.js']);
+      expect(atHead.get(later)).toEqual(['index.js']);
+    } finally {
+      split.dispose();
+    }
   });
 
   it('lists changes since a commit including uncommitted and untracked files', async () => {

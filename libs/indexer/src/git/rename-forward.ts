@@ -35,12 +35,29 @@ export function renameForward(paths: readonly string[], renames: readonly PathRe
   return paths.map((p) => forward.get(p) ?? p);
 }
 
-/** The renames of a list of commits in chronological order (input in git's newest-first order unless `oldestFirst`). */
-export function renamesOf(commits: readonly GitCommit[], { oldestFirst = false }: { oldestFirst?: boolean } = {}): PathRename[] {
-  const ordered = oldestFirst ? commits : [...commits].reverse();
-  const renames: PathRename[] = [];
-  for (const commit of ordered) {
-    for (const f of commit.files) if (f.status === 'R' && f.oldPath) renames.push({ from: f.oldPath, to: f.path });
+/**
+ * For each commit, the paths it touched under the names they have at the newest
+ * commit: renames are followed forward through chains, and a file later copied out of one
+ * of them (git's `C`, usually code split into a new module) counts as a descendant of it,
+ * for changes made before the copy only. Input in git's
+ * newest-first order unless `oldestFirst`; the result is keyed by sha.
+ *
+ * @example
+ * // index.js changed, later split: lib/command.js copied out of it
+ * pathsAtHead(commits).get(oldSha) // ['index.js', 'lib/command.js']
+ */
+export function pathsAtHead(commits: readonly GitCommit[], { oldestFirst = false }: { oldestFirst?: boolean } = {}): Map<string, string[]> {
+  const newestFirst = oldestFirst ? [...commits].reverse() : commits;
+  const lineage = new Map<string, string[]>(); // path as named at this point of the walk -> its names at the newest commit
+  const at = (path: string) => lineage.get(path) ?? [path];
+  const out = new Map<string, string[]>();
+  for (const commit of newestFirst) {
+    out.set(commit.sha, [...new Set(commit.files.flatMap((f) => at(f.path)))]);
+    // What this commit renamed or copied applies to every older commit.
+    for (const f of commit.files) {
+      if (f.status === 'R' && f.oldPath) lineage.set(f.oldPath, at(f.path));
+      else if (f.copiedFrom) lineage.set(f.copiedFrom, [...new Set([...at(f.copiedFrom), ...at(f.path)])]);
+    }
   }
-  return renames;
+  return out;
 }

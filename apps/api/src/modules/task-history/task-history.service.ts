@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { TaskInputSchema, type ParsedTaskInput, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { isNoiseCommit, mergePullRequests, readCommitHistory, redactSecrets, renameForward, renamesOf, buildRenameMap, inferRenames } from '@sextant/indexer';
+import { isNoiseCommit, mergePullRequests, readCommitHistory, redactSecrets, renameForward, pathsAtHead, inferRenames } from '@sextant/indexer';
 import { TASK_INDEX, type KeywordMode, type TaskIndex, type TaskPoint } from '@sextant/retrieval';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
@@ -189,7 +189,8 @@ export class TaskHistoryService {
   /**
    * Git history as tasks: each non-merge commit (or merged pull request) with its message
    * and changed files; bots, version bumps and lockfile-only commits skipped; renames
-   * followed so paths point at today's files.
+   * followed so paths point at today's files, and a file split out of another one (a git
+   * copy) counted in the changes made to that file before the split.
    */
   async importGit(workspaceId: string, repositoryId: string, range: { since?: string; until?: string } = {}): Promise<TaskImportResult & { noise: number }> {
     const repo = await this.repos.findById(workspaceId, repositoryId);
@@ -200,17 +201,15 @@ export class TaskHistoryService {
     } catch (err) {
       throw new DomainError(DomainErrorCode.InvalidInput, `Cannot read git history of ${repo.rootPath}: ${(err as Error).message}`);
     }
-    const forward = buildRenameMap(renamesOf(all));
+    const atHead = pathsAtHead(all);
     const inRange = all.filter((c) => (!range.since || c.date >= range.since) && (!range.until || c.date <= range.until));
     const noise = inRange.filter((c) => c.parents.length < 2 && isNoiseCommit(c)).length;
     const historyTasks = mergePullRequests(inRange.filter((c) => c.parents.length > 1 || !isNoiseCommit(c)));
     const existing = new Set((await this.files.list(workspaceId, repositoryId)).map((f) => f.path));
     const items = historyTasks.map((t) => {
-      const touched = renameForward(
-        t.files.filter((f) => f.status !== 'D').map((f) => f.path),
-        forward,
-      );
-      const files = [...new Set(touched)].filter((p) => existing.size === 0 || existing.has(p));
+      const deleted = new Set(t.files.filter((f) => f.status === 'D').map((f) => f.path));
+      const touched = new Set(t.commits.flatMap((sha) => atHead.get(sha) ?? []).filter((p) => !deleted.has(p)));
+      const files = [...touched].filter((p) => existing.size === 0 || existing.has(p));
       return { id: t.pullRequest ? `pr-${t.pullRequest}` : t.id, title: t.title.slice(0, 1000) || '(no message)', body: t.body.slice(0, 100_000), files, created_at: t.date, source: 'git', status: 'done' };
     });
     const result = await this.importTasks(workspaceId, items, { repositoryId });
