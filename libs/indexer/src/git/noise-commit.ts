@@ -29,7 +29,7 @@ const VERSION_BUMP_SUBJECT = [
   /^(release|released|releasing|prepare|preparing)\b.*\bv?\d+\.\d+/i,
   /^(bump|update|set) (the )?(package |project )?version\b/i,
   /^version bump\b/i,
-  /^bump(ed)? to v?\d+\.\d+/i,
+  /^bump(ed)? (to )?v?\d+\.\d+/i, // "Bumped v8.2.0", "Bump to 2.0"
   /^(back to )?(dev|development|snapshot)( version)?\b.*\d+\.\d+/i,
   /^\[(release|version)\]/i,
 ];
