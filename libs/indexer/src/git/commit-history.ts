@@ -40,8 +40,48 @@ export async function readCommitHistory(repoPath: string, options: ReadCommitHis
   if (since) args.push(`--since=${since}`);
   if (until) args.push(`--until=${until}`);
   args.push(rev, '--');
-  const out = await runGit(repoPath, args);
-  return parseGitLog(out);
+  const commits = parseGitLog(await runGit(repoPath, args));
+  await keepOnlySplits(repoPath, commits);
+  return commits;
+}
+
+/** Commits with copies checked by {@link keepOnlySplits}; a history with more keeps its other copies as plain additions. */
+const MAX_COPY_COMMITS_CHECKED = 500;
+
+/**
+ * Git reports a copy whenever a new file resembles one the commit also changed. That is a
+ * split when the source gave the code up (index.js lost 2,498 lines to lib/command.js's
+ * 1,810), and a duplicate when it kept it (a mirrored `deno/lib/` tree, a copied test, a
+ * locale made from another). Only a split should inherit the source's history, so a copy
+ * keeps `copiedFrom` only when its source lost at least half as many lines as the copy has.
+ */
+async function keepOnlySplits(repoPath: string, commits: GitCommit[]): Promise<void> {
+  const withCopies = commits.filter((c) => c.files.some((f) => f.copiedFrom));
+  for (const [i, commit] of withCopies.entries()) {
+    const lines = i < MAX_COPY_COMMITS_CHECKED && commit.parents.length === 1 ? await linesChanged(repoPath, commit.parents[0], commit.sha) : new Map<string, LineCounts>();
+    commit.files = commit.files.map((f) => {
+      if (!f.copiedFrom) return f;
+      const given = lines.get(f.copiedFrom)?.deleted ?? 0;
+      const size = lines.get(f.path)?.added ?? Infinity;
+      return given > 0 && given >= size / 2 ? f : { status: f.status, path: f.path };
+    });
+  }
+}
+
+interface LineCounts {
+  added: number;
+  deleted: number;
+}
+
+/** Lines added and deleted per path between two commits, renames and copies not paired (binary files count 0). */
+async function linesChanged(repoPath: string, from: string, to: string): Promise<Map<string, LineCounts>> {
+  const out = await runGit(repoPath, ['diff', '--numstat', '-z', '--no-renames', '--no-ext-diff', '--no-textconv', from, to, '--']);
+  const counts = new Map<string, LineCounts>();
+  for (const entry of out.split('\0')) {
+    const match = /^(\d+|-)\t(\d+|-)\t([\s\S]+)$/.exec(entry.replace(/^\n+/, ''));
+    if (match) counts.set(match[3], { added: Number(match[1]) || 0, deleted: Number(match[2]) || 0 });
+  }
+  return counts;
 }
 
 /** Parses the output of `git log --format=<FORMAT> --name-status -C -z`. Exported for tests. */

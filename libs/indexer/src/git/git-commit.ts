@@ -6,7 +6,7 @@ export interface GitFileChange {
   status: GitChangeStatus;
   path: string;
   oldPath?: string;
-  /** Set on an added file (`A`) when git reports it as a copy (`C`) of a file this commit also changed: usually code split out of it. */
+  /** Set on an added file (`A`) that git reports as a copy (`C`) of a file this commit also changed, when that file gave up the code: a split. */
   copiedFrom?: string;
 }
 

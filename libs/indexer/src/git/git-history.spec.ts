@@ -136,13 +136,17 @@ describe('git history reading against real repositories', () => {
       const fix = split.commit('Fix option parsing', { 'index.js': `${commands}\n${helpers}\nfunction parse() {}\n` });
       const refactor = split.commit('Refactor commands into lib/', { 'lib/command.js': `${commands}\n`, 'index.js': `const c = require('./lib/command');\n${helpers}\nfunction parse() {}\n` });
       const later = split.commit('Document helpers', { 'index.js': `const c = require('./lib/command');\n// helpers\n${helpers}\nfunction parse() {}\n` });
+      // A mirror keeps the code in its source too: a duplicate, not a split.
+      const mirror = split.commit('Mirror commands for Deno', { 'deno/lib/command.js': `${commands}\n`, 'lib/command.js': `// mirrored in deno/\n${commands}\n` });
       const commits = await readCommitHistory(split.path);
       expect(commits.find((c) => c.sha === refactor)!.files).toContainEqual({ status: 'A', path: 'lib/command.js', copiedFrom: 'index.js' });
+      expect(commits.find((c) => c.sha === mirror)!.files).toContainEqual({ status: 'A', path: 'deno/lib/command.js' });
       const atHead = pathsAtHead(commits);
       expect(atHead.get(born)!.sort()).toEqual(['README.md', 'index.js', 'lib/command.js']);
       expect(atHead.get(fix)!.sort()).toEqual(['index.js', 'lib/command.js']);
       expect(atHead.get(refactor)!.sort()).toEqual(['index.js', 'lib/command.js']);
       expect(atHead.get(later)).toEqual(['index.js']);
+      expect(atHead.get(fix)).not.toContain('deno/lib/command.js');
     } finally {
       split.dispose();
     }
