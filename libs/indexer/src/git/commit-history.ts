@@ -1,3 +1,4 @@
+import { fileKind } from '@sextant/retrieval';
 import type { GitChangeStatus, GitCommit, GitFileChange } from './git-commit';
 import { runGit } from './git-command';
 
@@ -54,6 +55,8 @@ const MAX_COPY_COMMITS_CHECKED = 500;
  * 1,810), and a duplicate when it kept it (a mirrored `deno/lib/` tree, a copied test, a
  * locale made from another). Only a split should inherit the source's history, so a copy
  * keeps `copiedFrom` only when its source lost at least half as many lines as the copy has.
+ * Text moved out of a document is left out too: old entries archived from `CHANGES` to
+ * `CHANGES.old`, or a README section moved into `docs/`, end their history there.
  */
 async function keepOnlySplits(repoPath: string, commits: GitCommit[]): Promise<void> {
   const withCopies = commits.filter((c) => c.files.some((f) => f.copiedFrom));
@@ -63,7 +66,8 @@ async function keepOnlySplits(repoPath: string, commits: GitCommit[]): Promise<v
       if (!f.copiedFrom) return f;
       const given = lines.get(f.copiedFrom)?.deleted ?? 0;
       const size = lines.get(f.path)?.added ?? Infinity;
-      return given > 0 && given >= size / 2 ? f : { status: f.status, path: f.path };
+      const split = given > 0 && given >= size / 2 && fileKind(f.copiedFrom) !== 'doc';
+      return split ? f : { status: f.status, path: f.path };
     });
   }
 }

@@ -138,7 +138,12 @@ describe('git history reading against real repositories', () => {
       const later = split.commit('Document helpers', { 'index.js': `const c = require('./lib/command');\n// helpers\n${helpers}\nfunction parse() {}\n` });
       // A mirror keeps the code in its source too: a duplicate, not a split.
       const mirror = split.commit('Mirror commands for Deno', { 'deno/lib/command.js': `${commands}\n`, 'lib/command.js': `// mirrored in deno/\n${commands}\n` });
+      // Old changelog entries archived: the archive does not carry on the changelog's history.
+      const entries = Array.from({ length: 40 }, (_, i) => `- Fixed bug number ${i} in the parser`).join('\n');
+      split.commit('Changelog', { CHANGES: `${entries}\n` });
+      const archive = split.commit('Archive old changes', { 'CHANGES.old': `${entries}\n`, CHANGES: '- Unreleased\n' });
       const commits = await readCommitHistory(split.path);
+      expect(commits.find((c) => c.sha === archive)!.files).toContainEqual({ status: 'A', path: 'CHANGES.old' });
       expect(commits.find((c) => c.sha === refactor)!.files).toContainEqual({ status: 'A', path: 'lib/command.js', copiedFrom: 'index.js' });
       expect(commits.find((c) => c.sha === mirror)!.files).toContainEqual({ status: 'A', path: 'deno/lib/command.js' });
       const atHead = pathsAtHead(commits);
