@@ -345,6 +345,9 @@ describe('trainLinearRanker', () => {
     expect(rankerBeatsFusion({ mrr: 0.7, r10: 0.8 }, { mrr: 0.7, r10: 0.8 })).toBe(true);
     expect(rankerBeatsFusion({ mrr: 0.7, r10: 0.79 }, { mrr: 0.7, r10: 0.8 })).toBe(true);
     expect(rankerBeatsFusion({ mrr: 0.7, r10: 0.785 }, { mrr: 0.7, r10: 0.8 })).toBe(false);
+    // More MRR does not buy back recall lost beyond 0.01 (ky's validation, whose later queries lost both).
+    expect(rankerBeatsFusion({ mrr: 0.724, r10: 0.824 }, { mrr: 0.66, r10: 0.842 })).toBe(false);
+    expect(rankerBeatsFusion({ mrr: 0.76, r10: 0.79 }, { mrr: 0.7, r10: 0.8 })).toBe(true);
     // A large loss in one metric is not bought back by the other.
     expect(rankerBeatsFusion({ mrr: 0.72, r10: 0.9 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
     expect(rankerBeatsFusion({ mrr: 0.9, r10: 0.77 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
