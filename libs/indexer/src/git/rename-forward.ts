@@ -39,15 +39,14 @@ export function renameForward(paths: readonly string[], renames: readonly PathRe
  * For each commit, the paths it touched under the names they have at the newest
  * commit: renames are followed forward through chains, and a file later copied out of one
  * of them (git's `C`, usually code split into a new module) counts as a descendant of it,
- * for changes made before the copy only. Input in git's
- * newest-first order unless `oldestFirst`; the result is keyed by sha.
+ * for changes made before the copy only. Input in git's newest-first order (as
+ * `readCommitHistory` returns it); the result is keyed by sha.
  *
  * @example
  * // index.js changed, later split: lib/command.js copied out of it
  * pathsAtHead(commits).get(oldSha) // ['index.js', 'lib/command.js']
  */
-export function pathsAtHead(commits: readonly GitCommit[], { oldestFirst = false }: { oldestFirst?: boolean } = {}): Map<string, string[]> {
-  const newestFirst = oldestFirst ? [...commits].reverse() : commits;
+export function pathsAtHead(newestFirst: readonly GitCommit[]): Map<string, string[]> {
   const lineage = new Map<string, string[]>(); // path as named at this point of the walk -> its names at the newest commit
   const at = (path: string) => lineage.get(path) ?? [path];
   const out = new Map<string, string[]>();
