@@ -74,7 +74,7 @@ export class AuthService {
       this.logger.warn({ ip: source.ip, reason: 'revoked', keyId: row.id }, 'Rejected a credential');
       throw new DomainError(DomainErrorCode.Unauthenticated, `This API key was revoked at ${row.revokedAt.toISOString()}`);
     }
-    this.touch(row.id);
+    await this.touch(row.id);
     return { workspaceId: row.workspaceId, role: row.role, principal: `key:${row.id}`, name: row.name };
   }
 
@@ -109,11 +109,15 @@ export class AuthService {
     return this.defaultWorkspaceId;
   }
 
-  private touch(id: string): void {
+  /**
+   * Awaited (at most once a minute per key) so that a key listing made right after a request
+   * shows it; a failed write is logged and never fails the request.
+   */
+  private async touch(id: string): Promise<void> {
     const now = Date.now();
     if (now - (this.lastTouched.get(id) ?? 0) < TOUCH_INTERVAL_MS) return;
     this.lastTouched.set(id, now);
-    this.keys.touch(id, new Date(now)).catch((err: Error) => this.logger.warn(`Could not record last use of key ${id}: ${err.message}`));
+    await this.keys.touch(id, new Date(now)).catch((err: Error) => this.logger.warn(`Could not record last use of key ${id}: ${err.message}`));
   }
 }
 
