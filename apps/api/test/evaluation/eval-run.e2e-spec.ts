@@ -111,7 +111,7 @@ describe('sextant eval run on a hand-made dataset', () => {
   it('exits 0 and writes a run file that validates against FORMAT.md', async () => {
     expect({ code: run.code, stderr: run.code === 0 ? '' : run.stderr }).toEqual({ code: 0, stderr: '' });
     const runFile = await readRunFile(path.join(out, 'run.json'));
-    const expected = ['task_only', 'file_only', 'weighted_50_50', 'weighted_70_30', 'weighted_30_70', 'rrf', 'cascade', 'vote', 'weighted_default', 'no_task', 'no_file', 'no_fusion', 'graph_fusion', 'no_graph', 'bm25_rrf', 'fts5_bm25', 'bm25_tasks'];
+    const expected = ['task_only', 'file_only', 'weighted_50_50', 'weighted_70_30', 'weighted_30_70', 'rrf', 'cascade', 'vote', 'weighted_default', 'no_task', 'no_file', 'no_fusion', 'graph_fusion', 'no_graph', 'bm25_rrf', 'fts5_bm25', 'bm25_tasks', 'bm25_rrf_raw'];
     expect(Object.keys(runFile.runs)).toEqual(expected);
     const corpusFiles = new Set(Object.keys(CORPUS));
     for (const strategy of expected) {

@@ -9,7 +9,7 @@ import { runGitOutside } from '@sextant/indexer';
 import { FEATURE_NAMES } from '@sextant/retrieval';
 import { makeDataset, readDataset, readIssues, readQueries, readTasks, writeRunFile, type EvalDataset } from '@sextant/eval';
 import { DomainError } from '../../common/domain-error';
-import { BASELINE_LEGS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
+import { BASELINE_RUNS, BASELINE_STRATEGY, DEFAULT_EVAL_STRATEGY, RAW_BASELINE_STRATEGY, selectStrategies, type EvalStrategySpec } from '../../modules/evaluation/eval-strategies';
 import { buildEvaluationReport, publishableReport } from '../../modules/evaluation/evaluation-report';
 import { EvalReportsService } from '../../modules/evaluation/eval-reports.service';
 import { EvaluationService, type EvaluationProgress } from '../../modules/evaluation/evaluation.service';
@@ -110,7 +110,7 @@ export function registerEval(program: Command): void {
 
   evalCmd
     .command('run')
-    .description('Index a dataset into a throw-away workspace and score every strategy (P@5/10, R@5/10, MRR, NDCG@10, significance vs task_only, latency)')
+    .description(`Index a dataset into a throw-away workspace and score every strategy (P@5/10, R@5/10, MRR, NDCG@10, Acc@1/5, significance vs ${BASELINE_STRATEGY} — task_only with --no-baseline —, latency)`)
     .option('--dataset <dir>', 'dataset folder (shorthand for --corpus DIR/corpus --tasks DIR/tasks.jsonl --queries DIR/queries.jsonl)')
     .option('--corpus <dir>', 'source tree to index')
     .option('--tasks <file>', 'tasks.jsonl (task history)')
@@ -120,7 +120,7 @@ export function registerEval(program: Command): void {
     .option('--report <file>', 'write a Markdown report here, with its bar chart as <name>.svg beside it')
     .option('--metrics-json <file>', 'write the computed metrics (scores, significance, latency, overlap) as JSON')
     .option('--top-k <n>', `files per search (max ${MAX_TOP_K})`, '50')
-    .option('--no-baseline', `skip the BM25 + RRF baseline (${BASELINE_STRATEGY}) and its legs`)
+    .option('--no-baseline', `skip the BM25 + RRF baseline (${BASELINE_STRATEGY}), its legs and ${RAW_BASELINE_STRATEGY}`)
     .option('--fused <strategy>', 'the fused strategy the complementarity/coverage metrics use', DEFAULT_EVAL_STRATEGY)
     .option('--data-dir <dir>', 'data directory for the throw-away workspace (default: a new folder under $SEXTANT_DATA_DIR/eval-runs/, deleted afterwards)')
     .option('--keep-data', 'keep the temporary data directory')
@@ -139,7 +139,7 @@ export function registerEval(program: Command): void {
       }
       const simulated = opts.simulateRatings === undefined ? 0 : Number(opts.simulateRatings);
       if (opts.simulateRatings !== undefined && (!Number.isInteger(simulated) || simulated < 1)) fail(`--simulate-ratings must be a whole number of searches from 1, got "${opts.simulateRatings}"`, ExitCode.BadInput);
-      const withBaseline = opts.baseline && (!names || [BASELINE_STRATEGY, ...Object.values(BASELINE_LEGS)].some((b) => names.includes(b)));
+      const withBaseline = opts.baseline && (!names || BASELINE_RUNS.some((b) => names.includes(b)));
       const dataset = await loadDatasetOrExit(opts);
       const answerable = dataset.queries.filter((q) => q.relevant.length > 0).length;
       if (simulated >= answerable && simulated > 0) fail(`--simulate-ratings ${simulated} leaves no query to score (${answerable} have relevant files)`, ExitCode.BadInput);
@@ -171,7 +171,7 @@ export function registerEval(program: Command): void {
           ? { searches: simulated, rate: (workspaceId: string, searchId: string, itemId: string) => feedback.rate({ workspaceId, role: 'member', principal: 'eval:simulated-rater' }, { search_id: searchId, item_id: itemId, rating: 1 }) }
           : undefined;
         const run = await evaluation.run({ dataset, strategies, topK, baseline: withBaseline, onProgress: reportProgress, simulateRatings });
-        err(`Evaluated ${run.scoredQueries.length} queries × ${strategies.length + (withBaseline ? 3 : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        err(`Evaluated ${run.scoredQueries.length} queries × ${strategies.length + (withBaseline ? BASELINE_RUNS.length : 0)} strategies in ${((Date.now() - started) / 1000).toFixed(1)} s`);
         err(`Phases: ${Object.entries(run.phases).map(([phase, s]) => `${phase} ${s.toFixed(2)} s`).join(', ')}`);
         if (run.errors.length) {
           err(`${run.errors.length} searches failed (scored as empty lists), e.g.:`);

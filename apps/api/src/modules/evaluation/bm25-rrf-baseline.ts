@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import { fuseReciprocalRank, tokenize } from '@sextant/retrieval';
-import { Fts5FileBaseline } from './fts5-file-baseline';
+import { fuseReciprocalRank } from '@sextant/retrieval';
+import { Fts5FileBaseline, baselineDocument, baselineMatch, baselineTableTokenizer, type BaselineTokenizer } from './fts5-file-baseline';
 
 /** A past task as the baseline sees it: its text and the files it touched. */
 export interface BaselineTask {
@@ -28,8 +28,9 @@ export const BASELINE_RRF_K = 60;
  * The plain "50-line" baseline the product must beat: SQLite FTS5 BM25 over whole files,
  * FTS5 BM25 over past tasks' title + body (each matched task contributes the files it
  * touched, in order of first appearance), the two lists fused with reciprocal rank fusion
- * (k = 60), each leg {@link BASELINE_DEPTH} deep. Both legs use the shared tokenizer and OR
- * of the query's distinct terms, like {@link Fts5FileBaseline}.
+ * (k = 60), each leg {@link BASELINE_DEPTH} deep. Both legs read terms the same way (a
+ * {@link BaselineTokenizer}: Sextant's shared tokenizer by default) and match the OR of the
+ * query's distinct terms, like {@link Fts5FileBaseline}.
  *
  * @example
  * const baseline = await Bm25RrfBaseline.build(corpusDir, tasks);
@@ -40,6 +41,7 @@ export class Bm25RrfBaseline {
   private constructor(
     private readonly fileLeg: Fts5FileBaseline,
     private readonly db: Database.Database,
+    private readonly tokenizer: BaselineTokenizer,
     private readonly taskFiles: ReadonlyArray<readonly string[]>,
   ) {}
 
@@ -48,15 +50,15 @@ export class Bm25RrfBaseline {
     return this.fileLeg.files;
   }
 
-  static async build(corpusDir: string, tasks: readonly BaselineTask[]): Promise<Bm25RrfBaseline> {
-    const fileLeg = await Fts5FileBaseline.build(corpusDir);
+  static async build(corpusDir: string, tasks: readonly BaselineTask[], tokenizer: BaselineTokenizer = 'shared'): Promise<Bm25RrfBaseline> {
+    const fileLeg = await Fts5FileBaseline.build(corpusDir, { tokenizer });
     const db = new Database(':memory:');
-    db.exec(`CREATE VIRTUAL TABLE tasks USING fts5(body, tokenize = "unicode61 remove_diacritics 0 tokenchars '_$.'")`);
+    db.exec(`CREATE VIRTUAL TABLE tasks USING fts5(body, tokenize = ${baselineTableTokenizer(tokenizer)})`);
     const insert = db.prepare('INSERT INTO tasks (rowid, body) VALUES (?, ?)');
     db.transaction(() => {
-      tasks.forEach((t, i) => insert.run(i + 1, tokenize(`${t.title}\n${t.body}`).join(' ')));
+      tasks.forEach((t, i) => insert.run(i + 1, baselineDocument(`${t.title}\n${t.body}`, tokenizer)));
     })();
-    return new Bm25RrfBaseline(fileLeg, db, tasks.map((t) => t.files));
+    return new Bm25RrfBaseline(fileLeg, db, tokenizer, tasks.map((t) => t.files));
   }
 
   /** The baseline's ranking for a query, cut to `k` files per list. */
@@ -79,9 +81,8 @@ export class Bm25RrfBaseline {
   }
 
   private taskLeg(query: string): string[] {
-    const terms = [...new Set(tokenize(query, { removeStopWords: true }))];
-    if (terms.length === 0) return [];
-    const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+    const match = baselineMatch(query, this.tokenizer);
+    if (!match) return [];
     const rows = this.db.prepare('SELECT rowid FROM tasks WHERE tasks MATCH ? ORDER BY bm25(tasks) LIMIT ?').all(match, BASELINE_DEPTH) as Array<{ rowid: number }>;
     const out = new Set<string>();
     for (const r of rows) {

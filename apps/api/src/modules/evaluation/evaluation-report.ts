@@ -1,6 +1,6 @@
 import type { EvalDatasetMeta, EvalQuery, EvalRunFile } from '@sextant/contracts';
 import { evaluateRuns, renderMarkdownReport, renderResultsChartSvg, type EvalResults } from '@sextant/eval';
-import { BASELINE_LEGS, BASELINE_STRATEGY, EVAL_STRATEGIES } from './eval-strategies';
+import { BASELINE_LEGS, BASELINE_STRATEGY, EVAL_STRATEGIES, RAW_BASELINE_STRATEGY } from './eval-strategies';
 import type { EvalReportDraft } from './eval-reports.service';
 import { renderOverlapMarkdown, summarizeSourceOverlap, type OverlapSummary } from './source-overlap.summary';
 
@@ -49,6 +49,7 @@ export function buildEvaluationReport(options: EvaluationReportOptions): Evaluat
     else if (name === BASELINE_STRATEGY) legend.push(`- \`${name}\`: plain baseline — RRF (k = 60) of ${BASELINE_LEGS.files} and ${BASELINE_LEGS.tasks}, each 100 deep`);
     else if (name === BASELINE_LEGS.files) legend.push(`- \`${name}\`: baseline leg — SQLite FTS5 bm25() over whole files (one row per file), OR of the query's terms, shared tokenizer`);
     else if (name === BASELINE_LEGS.tasks) legend.push(`- \`${name}\`: baseline leg — FTS5 bm25() over past tasks' title + body, the matched tasks' files in order of first appearance`);
+    else if (name === RAW_BASELINE_STRATEGY) legend.push(`- \`${name}\`: ${BASELINE_STRATEGY} taken literally — FTS5's own unicode61 tokenizer over the raw text of files and tasks (no identifier splitting, no stop words, path not searched); weaker, for reference only`);
   }
   const head = base.split('\n## Overall');
   const intro = notes.length ? `${notes.map((n) => `- ${n}`).join('\n')}\n\n` : '';

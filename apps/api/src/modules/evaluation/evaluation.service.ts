@@ -9,7 +9,7 @@ import { IndexingService } from '../indexing/services/indexing.service';
 import { TaskHistoryService } from '../task-history/task-history.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { Bm25RrfBaseline } from './bm25-rrf-baseline';
-import { BASELINE_LEGS, BASELINE_STRATEGY, searchRequestFor, type EvalStrategySpec } from './eval-strategies';
+import { BASELINE_LEGS, BASELINE_RUNS, BASELINE_STRATEGY, RAW_BASELINE_STRATEGY, searchRequestFor, type EvalStrategySpec } from './eval-strategies';
 
 /** Progress of an evaluation, for the CLI's status line. */
 export type EvaluationProgress =
@@ -174,11 +174,18 @@ export class EvaluationService {
 
     let baselineFiles: number | null = null;
     if (baseline) {
-      const bm25 = await Bm25RrfBaseline.build(dataset.corpusDir, dataset.tasks.map((t) => ({ title: t.title, body: t.body, files: taskFiles(t) })));
+      const baselineTasks = dataset.tasks.map((t) => ({ title: t.title, body: t.body, files: taskFiles(t) }));
+      const bm25 = await Bm25RrfBaseline.build(dataset.corpusDir, baselineTasks);
+      let raw: Bm25RrfBaseline;
+      try {
+        raw = await Bm25RrfBaseline.build(dataset.corpusDir, baselineTasks, 'unicode61');
+      } catch (e) {
+        bm25.close();
+        throw e;
+      }
       baselineFiles = bm25.files;
       onProgress?.({ phase: 'baseline', files: bm25.files });
-      const names = [BASELINE_STRATEGY, ...Object.values(BASELINE_LEGS)];
-      for (const name of names) {
+      for (const name of BASELINE_RUNS) {
         runs[name] = {};
         latency[name] = {};
       }
@@ -190,10 +197,14 @@ export class EvaluationService {
           runs[BASELINE_STRATEGY][q.id] = ranking.fused;
           runs[BASELINE_LEGS.files][q.id] = ranking.files;
           runs[BASELINE_LEGS.tasks][q.id] = ranking.tasks;
-          for (const name of names) latency[name][q.id] = ms;
+          for (const name of [BASELINE_STRATEGY, ...Object.values(BASELINE_LEGS)]) latency[name][q.id] = ms;
+          const t1 = performance.now();
+          runs[RAW_BASELINE_STRATEGY][q.id] = raw.search(q.query, topK).fused;
+          latency[RAW_BASELINE_STRATEGY][q.id] = Math.round((performance.now() - t1) * 1000) / 1000;
         }
       } finally {
         bm25.close();
+        raw.close();
       }
       endPhase('baseline');
     }

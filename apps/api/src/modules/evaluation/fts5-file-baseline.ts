@@ -2,21 +2,55 @@ import Database from 'better-sqlite3';
 import { discoverFiles, readSourceFile } from '@sextant/indexer';
 import { tokenize } from '@sextant/retrieval';
 
+/**
+ * How a baseline turns text into FTS5 terms:
+ * - `shared`: documents and queries pre-tokenized with Sextant's shared tokenizer (identifiers
+ *   whole and split into parts, lower-cased; stop words dropped from queries; a file's path is
+ *   part of its text), so the baseline sees the terms Sextant's keyword sources see. The
+ *   stricter bar, and the one `bm25_rrf` uses.
+ * - `unicode61`: FTS5's own default tokenizer over the raw text (letters and digits, case and
+ *   diacritics folded; `parseHttpResponse` stays one term, `parse_http` becomes two); every word
+ *   of the query; the path is not searched. The baseline taken literally (`bm25_rrf_raw`).
+ */
+export type BaselineTokenizer = 'shared' | 'unicode61';
+
+/** The FTS5 `tokenize` option of a baseline table. */
+export function baselineTableTokenizer(tokenizer: BaselineTokenizer): string {
+  return tokenizer === 'shared' ? `"unicode61 remove_diacritics 0 tokenchars '_$.'"` : `'unicode61'`;
+}
+
+/** A row's indexed text. */
+export function baselineDocument(text: string, tokenizer: BaselineTokenizer): string {
+  return tokenizer === 'shared' ? tokenize(text).join(' ') : text;
+}
+
+/**
+ * The FTS5 MATCH expression for a query: the OR of its distinct terms, each quoted (natural
+ * language rarely matches with AND); null when the query has no term.
+ *
+ * @example
+ * baselineMatch('Fix parseHttpResponse', 'shared') // '"parsehttpresponse" OR "parse" OR "http" OR "response"'
+ * baselineMatch('Fix parseHttpResponse', 'unicode61') // '"fix" OR "parsehttpresponse"'
+ */
+export function baselineMatch(query: string, tokenizer: BaselineTokenizer): string | null {
+  const words = tokenizer === 'shared' ? tokenize(query, { removeStopWords: true }) : (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const terms = [...new Set(words)];
+  return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
+}
+
 /** Options for {@link Fts5FileBaseline.build}. */
 export interface Fts5BaselineOptions {
   /** Files over this many bytes are left out, as the indexer does (default 1 MB). */
   maxFileBytes?: number;
+  /** Default `shared`. */
+  tokenizer?: BaselineTokenizer;
 }
 
 /**
  * The plain baseline the evaluation compares Sextant against: one SQLite FTS5 row per
  * whole file, ranked by FTS5's own `bm25()` (k1 = 1.2, b = 0.75), in an in-memory
- * database. Files are the ones the indexer would see (same discovery and read rules).
- * Documents and queries are both pre-tokenized with Sextant's shared tokenizer
- * (identifiers whole and split into parts, lower-cased; stop words dropped from queries)
- * and FTS5's `unicode61` tokenizer only splits on the spaces between those tokens, so the
- * baseline and Sextant's keyword sources see the same terms. A query is the OR of its
- * distinct terms (natural-language commit messages rarely match with AND).
+ * database. Files are the ones the indexer would see (same discovery and read rules); terms
+ * come from the {@link BaselineTokenizer}.
  *
  * @example
  * const baseline = await Fts5FileBaseline.build('/work/datasets/koa/corpus');
@@ -26,14 +60,15 @@ export interface Fts5BaselineOptions {
 export class Fts5FileBaseline {
   private constructor(
     private readonly db: Database.Database,
+    private readonly tokenizer: BaselineTokenizer,
     /** How many files were indexed. */
     readonly files: number,
   ) {}
 
   static async build(corpusDir: string, options: Fts5BaselineOptions = {}): Promise<Fts5FileBaseline> {
-    const { maxFileBytes = 1024 * 1024 } = options;
+    const { maxFileBytes = 1024 * 1024, tokenizer = 'shared' } = options;
     const db = new Database(':memory:');
-    db.exec(`CREATE VIRTUAL TABLE files USING fts5(path UNINDEXED, body, tokenize = "unicode61 remove_diacritics 0 tokenchars '_$.'")`);
+    db.exec(`CREATE VIRTUAL TABLE files USING fts5(path UNINDEXED, body, tokenize = ${baselineTableTokenizer(tokenizer)})`);
     const insert = db.prepare('INSERT INTO files (path, body) VALUES (?, ?)');
     const { files } = await discoverFiles(corpusDir, { maxFileBytes });
     let count = 0;
@@ -41,21 +76,20 @@ export class Fts5FileBaseline {
     for (const file of files) {
       const read = await readSourceFile(file, { maxFileBytes });
       if (!read.ok) continue;
-      // The path is part of the text: a query naming a file finds it, as in Sextant's symbol/keyword sources.
-      rows.push([file.path, tokenize(`${file.path}\n${read.text}`).join(' ')]);
+      // With the shared tokenizer the path is part of the text: a query naming a file finds it, as in Sextant's symbol/keyword sources.
+      rows.push([file.path, baselineDocument(tokenizer === 'shared' ? `${file.path}\n${read.text}` : read.text, tokenizer)]);
       count += 1;
     }
     db.transaction(() => {
       for (const [path, body] of rows) insert.run(path, body);
     })();
-    return new Fts5FileBaseline(db, count);
+    return new Fts5FileBaseline(db, tokenizer, count);
   }
 
   /** The top `k` file paths for a query, best first (empty when no term matches). */
   search(query: string, k: number): string[] {
-    const terms = [...new Set(tokenize(query, { removeStopWords: true }))];
-    if (terms.length === 0) return [];
-    const match = terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+    const match = baselineMatch(query, this.tokenizer);
+    if (!match) return [];
     const rows = this.db.prepare('SELECT path FROM files WHERE files MATCH ? ORDER BY bm25(files) LIMIT ?').all(match, k) as Array<{ path: string }>;
     return rows.map((r) => r.path);
   }
