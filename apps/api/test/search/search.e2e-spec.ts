@@ -200,6 +200,22 @@ describe('search (real app, SQLite + embedded store)', () => {
     expect(deps.body.results[0].path).toBe('scripts/pin_deps.py');
   });
 
+  it("a pasted commit message's trailers are left out: the subject's results, said in limits, the query echoed as asked", async () => {
+    const subject = 'customers charged twice for the same payment';
+    // The trailer's name and address share words with the session code; left in, they would pull it up.
+    const message = `${subject}\n\nCo-authored-by: Session Store <session.refresh@shop.example>\nSigned-off-by: Session Refresh <refresh@shop.example>`;
+    const plain = await api().post('/v1/search').send({ query: subject, top_k: 5 }).expect(200);
+    const pasted = await api().post('/v1/search').send({ query: message, top_k: 5 }).expect(200);
+    expect(pasted.body.results.map((r: { path: string }) => r.path)).toEqual(plain.body.results.map((r: { path: string }) => r.path));
+    expect(pasted.body.limits).toContainEqual('query: 2 commit trailer lines (Signed-off-by, Co-authored-by, …) left out');
+    expect(pasted.body.query).toBe(message);
+    // The trailer's words do move the session code up when they are what is asked.
+    const names = await api().post('/v1/search').send({ query: `${subject}\n\nSession Store session.refresh Session Refresh refresh`, top_k: 5 }).expect(200);
+    const sessionRank = (body: { results: Array<{ path: string }> }) => body.results.findIndex((r) => r.path === 'src/auth/session.ts');
+    expect(sessionRank(names.body)).toBeGreaterThanOrEqual(0);
+    expect(sessionRank(names.body)).toBeLessThan(sessionRank(plain.body) === -1 ? 5 : sessionRank(plain.body));
+  });
+
   it('flags a query nothing matches lexically as a weak match instead of presenting neighbours as answers', async () => {
     const res = await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200);
     expect(res.body.match).toBe('weak');

@@ -1,8 +1,8 @@
+import { isKnownTrailerLine } from '@sextant/retrieval';
+
 const TRAILER_LINE = /^[A-Za-z][\w-]*:\s+\S/;
 // A lone "Note: ..." is prose; a trailer block has a hyphenated key or a well-known one.
 const TRAILER_KEY = /^[A-Za-z]+-[\w-]*:\s/;
-const KNOWN_TRAILER = /^(signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|suggested-by|helped-by|change-id|reviewed-on|pr-url):\s/i;
-const CHERRY_PICK = /^\(cherry picked from commit [0-9a-f]+\)$/i;
 
 /**
  * Removes git trailers from a commit body: the final paragraph when every line is a
@@ -17,12 +17,12 @@ export function stripTrailers(body: string): string {
   while (paragraphs.length > 0) {
     const lines = paragraphs[paragraphs.length - 1].split('\n').map((l) => l.trim()).filter(Boolean);
     const isTrailerBlock =
-      lines.every((l) => TRAILER_LINE.test(l) || CHERRY_PICK.test(l)) && lines.some((l) => TRAILER_KEY.test(l) || KNOWN_TRAILER.test(l) || CHERRY_PICK.test(l));
+      lines.every((l) => TRAILER_LINE.test(l) || isKnownTrailerLine(l)) && lines.some((l) => TRAILER_KEY.test(l) || isKnownTrailerLine(l));
     if (lines.length === 0 || isTrailerBlock) paragraphs.pop();
     else break;
   }
   return paragraphs
-    .map((p) => p.split('\n').filter((l) => !KNOWN_TRAILER.test(l.trim()) && !CHERRY_PICK.test(l.trim())).join('\n'))
+    .map((p) => p.split('\n').filter((l) => !isKnownTrailerLine(l)).join('\n'))
     .filter((p) => p.trim())
     .join('\n\n')
     .trim();

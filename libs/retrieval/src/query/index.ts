@@ -3,3 +3,4 @@ export * from './path-mentions';
 export * from './mention-boost';
 export * from './problem-report';
 export * from './report-noise';
+export * from './commit-trailers';

@@ -20,7 +20,7 @@ import {
   type SearchSource,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { CODE_FIRST_PLACES, FEATURE_NAMES, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { CODE_FIRST_PLACES, FEATURE_NAMES, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripQueryTrailers, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -209,8 +209,12 @@ export class SearchService {
     }
   }
 
-  async search(workspaceId: string, request: ParsedSearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
+  async search(workspaceId: string, asked: ParsedSearchRequest, options: SearchOptions = {}): Promise<SearchResponse> {
     const started = performance.now();
+    // A pasted commit message's trailers are not part of the question (stripQueryTrailers); the response and the log keep what was asked.
+    const trailers = asked.keyword_mode === 'phrase' ? { text: asked.query, dropped: 0 } : stripQueryTrailers(asked.query);
+    const request: ParsedSearchRequest = trailers.dropped ? { ...asked, query: trailers.text } : asked;
+    const queryLimits = trailers.dropped ? [`query: ${trailers.dropped} commit trailer line${trailers.dropped === 1 ? '' : 's'} (Signed-off-by, Co-authored-by, …) left out`] : [];
     const queryClass: QueryClass = classifyQuery(request.query);
     const current = await this.weights.current(workspaceId, queryClass);
     const weights: SourceWeights = { ...current.weights, ...(request.weights ?? {}) };
@@ -228,10 +232,11 @@ export class SearchService {
       const hit = this.cache.get(cacheKey);
       if (hit) {
         const search_id = randomUUID();
-        if (options.log !== false) this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, hit.response.results, hit.rankings, performance.now() - started);
+        if (options.log !== false) this.log(workspaceId, search_id, options.principal, asked, queryClass, weights, current.version, hit.response.results, hit.rankings, performance.now() - started);
         this.searchDuration.observe({ strategy: request.strategy, cached: 'true' }, (performance.now() - started) / 1000);
         this.resultsReturned.observe({ strategy: request.strategy }, hit.response.results.length);
-        return { ...hit.response, search_id, cached: true, timings_ms: { total: round(performance.now() - started) } };
+        // Cached without what this asking left out (the same search may have been asked without trailers).
+        return { ...hit.response, query: asked.query, limits: [...queryLimits, ...hit.response.limits], search_id, cached: true, timings_ms: { total: round(performance.now() - started) } };
       }
     }
 
@@ -243,7 +248,7 @@ export class SearchService {
 
     const timeoutMs = request.timeout_ms ?? DEFAULT_SOURCE_TIMEOUT_MS;
     const outcomes = new Map<SearchSource, SourceOutcome>();
-    const limits: string[] = [];
+    const limits: string[] = [...queryLimits];
     const plan = await this.planQuery(workspaceId, request, filter, repoIds, limits);
     // External MCP sources (`mcp.<name>`) fuse with their priority as weight; their other hits are external results.
     const fusionWeights: SourceWeights = { ...weights, ...Object.fromEntries(externalRuns.map((r) => [r.source, r.priority])) };
@@ -343,7 +348,7 @@ export class SearchService {
 
     const rankings = this.rankingsOf([...outcomes.values()]).filter((r) => !r.source.startsWith('mcp.'));
     const response: Omit<SearchResponse, 'search_id' | 'cached'> = {
-      query: request.query,
+      query: asked.query,
       query_class: queryClass,
       strategy: request.strategy,
       granularity: request.granularity,
@@ -356,11 +361,11 @@ export class SearchService {
       timings_ms: timings,
     };
     const allFailed = [...outcomes.values()].every((o) => o.error);
-    if (useCache && !allFailed && !limits.some((l) => /timed out|failed|skipped/.test(l))) this.cache.set(cacheKey, { response, rankings });
+    if (useCache && !allFailed && !limits.some((l) => /timed out|failed|skipped/.test(l))) this.cache.set(cacheKey, { response: { ...response, limits: response.limits.slice(queryLimits.length) }, rankings });
     const search_id = randomUUID();
     this.searchDuration.observe({ strategy: request.strategy, cached: 'false' }, timings.total / 1000);
     this.resultsReturned.observe({ strategy: request.strategy }, results.length);
-    if (options.log !== false) this.log(workspaceId, search_id, options.principal, request, queryClass, weights, current.version, results, rankings, timings.total);
+    if (options.log !== false) this.log(workspaceId, search_id, options.principal, asked, queryClass, weights, current.version, results, rankings, timings.total);
     return { ...response, search_id, cached: false };
   }
 
