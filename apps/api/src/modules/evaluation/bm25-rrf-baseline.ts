@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { fuseReciprocalRank } from '@sextant/retrieval';
-import { Fts5FileBaseline, baselineDocument, baselineMatch, baselineTableTokenizer, type BaselineTokenizer } from './fts5-file-baseline';
+import { Fts5FileBaseline, baselineDocument, baselineMatch, baselineTableTokenizer, type BaselineFile, type BaselineTokenizer } from './fts5-file-baseline';
 
 /** A past task as the baseline sees it: its text and the files it touched. */
 export interface BaselineTask {
@@ -50,8 +50,9 @@ export class Bm25RrfBaseline {
     return this.fileLeg.files;
   }
 
-  static async build(corpusDir: string, tasks: readonly BaselineTask[], tokenizer: BaselineTokenizer = 'shared'): Promise<Bm25RrfBaseline> {
-    const fileLeg = await Fts5FileBaseline.build(corpusDir, { tokenizer });
+  /** `corpus` is a directory, or its files already read (`readBaselineCorpus`). */
+  static async build(corpus: string | readonly BaselineFile[], tasks: readonly BaselineTask[], tokenizer: BaselineTokenizer = 'shared'): Promise<Bm25RrfBaseline> {
+    const fileLeg = await Fts5FileBaseline.build(corpus, { tokenizer });
     const db = new Database(':memory:');
     db.exec(`CREATE VIRTUAL TABLE tasks USING fts5(body, tokenize = ${baselineTableTokenizer(tokenizer)})`);
     const insert = db.prepare('INSERT INTO tasks (rowid, body) VALUES (?, ?)');

@@ -9,6 +9,7 @@ import { IndexingService } from '../indexing/services/indexing.service';
 import { TaskHistoryService } from '../task-history/task-history.service';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import { Bm25RrfBaseline } from './bm25-rrf-baseline';
+import { readBaselineCorpus } from './fts5-file-baseline';
 import { BASELINE_LEGS, BASELINE_RUNS, BASELINE_STRATEGY, RAW_BASELINE_STRATEGY, searchRequestFor, type EvalStrategySpec } from './eval-strategies';
 
 /** Progress of an evaluation, for the CLI's status line. */
@@ -175,14 +176,9 @@ export class EvaluationService {
     let baselineFiles: number | null = null;
     if (baseline) {
       const baselineTasks = dataset.tasks.map((t) => ({ title: t.title, body: t.body, files: taskFiles(t) }));
-      const bm25 = await Bm25RrfBaseline.build(dataset.corpusDir, baselineTasks);
-      let raw: Bm25RrfBaseline;
-      try {
-        raw = await Bm25RrfBaseline.build(dataset.corpusDir, baselineTasks, 'unicode61');
-      } catch (e) {
-        bm25.close();
-        throw e;
-      }
+      const corpus = await readBaselineCorpus(dataset.corpusDir);
+      const bm25 = await Bm25RrfBaseline.build(corpus, baselineTasks);
+      const raw = await Bm25RrfBaseline.build(corpus, baselineTasks, 'unicode61');
       baselineFiles = bm25.files;
       onProgress?.({ phase: 'baseline', files: bm25.files });
       for (const name of BASELINE_RUNS) {

@@ -29,13 +29,33 @@ export function baselineDocument(text: string, tokenizer: BaselineTokenizer): st
  * language rarely matches with AND); null when the query has no term.
  *
  * @example
- * baselineMatch('Fix parseHttpResponse', 'shared') // '"parsehttpresponse" OR "parse" OR "http" OR "response"'
+ * baselineMatch('Fix parseHttpResponse', 'shared') // '"fix" OR "parsehttpresponse" OR "parse" OR "http" OR "response"'
  * baselineMatch('Fix parseHttpResponse', 'unicode61') // '"fix" OR "parsehttpresponse"'
  */
 export function baselineMatch(query: string, tokenizer: BaselineTokenizer): string | null {
   const words = tokenizer === 'shared' ? tokenize(query, { removeStopWords: true }) : (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
   const terms = [...new Set(words)];
   return terms.length ? terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ') : null;
+}
+
+/** A corpus file as the baselines index it. */
+export interface BaselineFile {
+  path: string;
+  text: string;
+}
+
+/**
+ * The files the indexer would see under `corpusDir` (same discovery and read rules), read once
+ * so both baselines can be built from them.
+ */
+export async function readBaselineCorpus(corpusDir: string, maxFileBytes = 1024 * 1024): Promise<BaselineFile[]> {
+  const { files } = await discoverFiles(corpusDir, { maxFileBytes });
+  const out: BaselineFile[] = [];
+  for (const file of files) {
+    const read = await readSourceFile(file, { maxFileBytes });
+    if (read.ok) out.push({ path: file.path, text: read.text });
+  }
+  return out;
 }
 
 /** Options for {@link Fts5FileBaseline.build}. */
@@ -65,25 +85,18 @@ export class Fts5FileBaseline {
     readonly files: number,
   ) {}
 
-  static async build(corpusDir: string, options: Fts5BaselineOptions = {}): Promise<Fts5FileBaseline> {
+  /** Indexes `corpus`: a directory, or its files already read ({@link readBaselineCorpus}). */
+  static async build(corpus: string | readonly BaselineFile[], options: Fts5BaselineOptions = {}): Promise<Fts5FileBaseline> {
     const { maxFileBytes = 1024 * 1024, tokenizer = 'shared' } = options;
+    const files = typeof corpus === 'string' ? await readBaselineCorpus(corpus, maxFileBytes) : corpus;
     const db = new Database(':memory:');
     db.exec(`CREATE VIRTUAL TABLE files USING fts5(path UNINDEXED, body, tokenize = ${baselineTableTokenizer(tokenizer)})`);
     const insert = db.prepare('INSERT INTO files (path, body) VALUES (?, ?)');
-    const { files } = await discoverFiles(corpusDir, { maxFileBytes });
-    let count = 0;
-    const rows: Array<[string, string]> = [];
-    for (const file of files) {
-      const read = await readSourceFile(file, { maxFileBytes });
-      if (!read.ok) continue;
-      // With the shared tokenizer the path is part of the text: a query naming a file finds it, as in Sextant's symbol/keyword sources.
-      rows.push([file.path, baselineDocument(tokenizer === 'shared' ? `${file.path}\n${read.text}` : read.text, tokenizer)]);
-      count += 1;
-    }
     db.transaction(() => {
-      for (const [path, body] of rows) insert.run(path, body);
+      // With the shared tokenizer the path is part of the text: a query naming a file finds it, as in Sextant's symbol/keyword sources.
+      for (const f of files) insert.run(f.path, baselineDocument(tokenizer === 'shared' ? `${f.path}\n${f.text}` : f.text, tokenizer));
     })();
-    return new Fts5FileBaseline(db, tokenizer, count);
+    return new Fts5FileBaseline(db, tokenizer, files.length);
   }
 
   /** The top `k` file paths for a query, best first (empty when no term matches). */
