@@ -3,7 +3,7 @@ import { ExternalResultSchema } from './external-sources';
 import { RerankVerdictSchema } from './rerank';
 import { PathGlobListSchema } from './path-glob';
 
-import { MAX_QUERY_CHARS, RankerExplainSchema, TitleSearchExplainSchema } from './search';
+import { MAX_QUERY_CHARS, RankerExplainSchema, TitleSearchExplainSchema, WeakMatchReasonSchema } from './search';
 /**
  * Inputs and outputs of the MCP tools served at `POST /mcp` and by `sextant mcp --stdio`.
  * `search` and `fetch` follow seed 004 field for field; the others follow seeds 000
@@ -91,8 +91,9 @@ export const McpSearchOutputSchema = z.object({
   results: z.array(McpSearchResultSchema),
   queryEcho: z.string(),
   top_k: z.number().int(),
-  /** `weak`: nothing but embedding similarity links the results to the query; treat them as guesses. */
+  /** `weak`: nothing but embedding similarity links the results to the query, or the learned ranker rates the best one unlikely (`match_reason`); treat them as guesses. */
   match: z.enum(['strong', 'weak', 'none']).optional(),
+  match_reason: WeakMatchReasonSchema.optional(),
   /** Degradations: sources that failed or timed out, keyword fallbacks. */
   limits: z.array(z.string()),
   /** Results of the workspace's external MCP sources (not files of an indexed repository): title, URL, text, server. */

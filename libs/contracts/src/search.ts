@@ -148,6 +148,24 @@ export const HISTORY_ONLY_REASON = 'file:history-only';
 /** One line on a history-only result, as the CLI prints it. */
 export const HISTORY_ONLY_NOTE = 'history only: past tasks changed this file; its content is not indexed (lockfile, build output or too large)';
 
+/**
+ * Why a result list is only a weak match: `embedding_only` when nothing but embedding similarity
+ * links it to the query (no keyword, symbol or task-keyword hit, no file named in the query);
+ * `low_relevance` when words matched but the learned ranker's calibrated relevance of the best
+ * result is under the weak-match threshold.
+ */
+export const WeakMatchReasonSchema = z.enum(['embedding_only', 'low_relevance']);
+export type WeakMatchReason = z.infer<typeof WeakMatchReasonSchema>;
+
+/** The one-line warning every surface (dashboard, CLI, MCP) shows for a weak match; `topScore` is the best result's score. */
+export function describeWeakMatch(reason: WeakMatchReason | undefined, topScore?: number): string {
+  if (reason === 'low_relevance') {
+    const chance = topScore === undefined ? 'a low' : `only a ${(topScore * 100).toFixed(1)} %`;
+    return `Weak match: words matched, but the learned ranker gives the best result ${chance} chance of being a file a past task like this changed.`;
+  }
+  return 'Weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings.';
+}
+
 export const SearchResultSchema = z.object({
   /** `file:<repo_id>:<path>` for files, the chunk id for chunks — what feedback and fetch refer to. */
   id: z.string(),
@@ -216,9 +234,12 @@ export const SearchResponseSchema = z.object({
   weights_version: z.number().int(),
   /**
    * Whether the results answer the query: `strong`; `weak` when only embedding similarity links
-   * them to it (no keyword, symbol or task-keyword hit, no file named in the query); `none` when empty.
+   * them to it or the learned ranker rates the best of them unlikely (`match_reason` says which);
+   * `none` when empty.
    */
   match: z.enum(['strong', 'weak', 'none']),
+  /** Why a `weak` match is weak (absent otherwise); {@link describeWeakMatch} words it. */
+  match_reason: WeakMatchReasonSchema.optional(),
   results: z.array(SearchResultSchema),
   /** Results of external MCP sources that are not files of an indexed repository, merged by priority. */
   external: z.array(ExternalResultSchema).optional(),

@@ -1,6 +1,7 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { io, type Socket } from 'socket.io-client';
 import request from 'supertest';
+import { SearchDoneEventSchema } from '@sextant/contracts';
 import { AuthService } from '../../src/modules/auth/auth.service';
 import { IndexEvents } from '../../src/modules/indexing/services/indexing.tokens';
 import { createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
@@ -133,6 +134,21 @@ describe('realtime gateway (socket.io clients against the running app)', () => {
     // The socket still searches afterwards.
     socket.emit('search:start', { request_id: 'after', query: 'Clamp' });
     await waitFor(() => seen.some((e) => e.event === 'search:done' && e.payload.request_id === 'after'), { what: 'done after cancels' });
+  });
+
+  it('search:done says when the results are only a weak match, and why', async () => {
+    const socket = await connect(t.url!, keyA);
+    sockets.push(socket);
+    const seen = record(socket);
+    // One search at a time: a new search:start cancels the running one.
+    socket.emit('search:start', { request_id: 'real', query: 'Clamp value', options: { timeout_ms: 30_000 } });
+    await waitFor(() => seen.some((e) => e.event === 'search:done' && e.payload.request_id === 'real'), { what: 'real done' });
+    socket.emit('search:start', { request_id: 'nonsense', query: 'zzqqxxnonexistentterm', options: { timeout_ms: 30_000 } });
+    await waitFor(() => seen.some((e) => e.event === 'search:done' && e.payload.request_id === 'nonsense'), { what: 'nonsense done' });
+    const done = (id: string) => SearchDoneEventSchema.parse(seen.find((e) => e.event === 'search:done' && e.payload.request_id === id)!.payload);
+    expect(done('nonsense')).toMatchObject({ match: 'weak', match_reason: 'embedding_only' });
+    expect(done('real').match).toBe('strong');
+    expect(done('real').match_reason).toBeUndefined();
   });
 
   it('malformed payloads get search:error with a reason, and the socket keeps working', async () => {

@@ -175,7 +175,7 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
 
   it('a nonsense query is a weak match even with a trained ranker', async () => {
     const res = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200)).body);
-    expect(res.match).toBe('weak');
+    expect(res).toMatchObject({ match: 'weak', match_reason: 'embedding_only' });
   });
 
   it('after an index job, searches keep the previous whole-file index until the rebuilt one is ready', async () => {

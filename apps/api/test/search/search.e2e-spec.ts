@@ -219,8 +219,15 @@ describe('search (real app, SQLite + embedded store)', () => {
   it('flags a query nothing matches lexically as a weak match instead of presenting neighbours as answers', async () => {
     const res = await api().post('/v1/search').send({ query: 'zzqqxxnonexistentterm' }).expect(200);
     expect(res.body.match).toBe('weak');
+    expect(res.body.match_reason).toBe('embedding_only');
+    expect(formatSearchTable(res.body).split('\n')[1]).toBe('Weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings.');
     const strong = await api().post('/v1/search').send({ query: 'validate_token' }).expect(200);
     expect(strong.body.match).toBe('strong');
+    expect(strong.body).not.toHaveProperty('match_reason');
+    expect(formatSearchTable(strong.body)).not.toMatch(/weak match/i);
+    // Words matched but the learned ranker rated the best file unlikely: the CLI says that, not "no hit".
+    const unlikely = { ...strong.body, match: 'weak', match_reason: 'low_relevance', results: strong.body.results.map((r: { score: number }, i: number) => ({ ...r, score: i ? 0.01 : 0.042 })) };
+    expect(formatSearchTable(unlikely).split('\n')[1]).toBe('Weak match: words matched, but the learned ranker gives the best result only a 4.2 % chance of being a file a past task like this changed.');
   });
 
   it('rejects invalid requests with 400', async () => {

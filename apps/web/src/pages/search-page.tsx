@@ -314,7 +314,9 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
       )}
       {state.status === 'done' && state.match === 'weak' && (
         <p className="weak-match" role="status">
-          Weak match: no keyword, symbol or past-task hit — these are only the nearest embeddings. Try identifiers, file names or other words.
+          {state.matchReason === 'low_relevance'
+            ? `Weak match: words matched, but the learned ranker gives the best result only a ${((state.results[0]?.score ?? 0) * 100).toFixed(1)} % chance of being a file a past task like this changed. Try identifiers, file names or other words.`
+            : 'Weak match: no keyword, symbol or past-task hit — these are only the nearest embeddings. Try identifiers, file names or other words.'}
         </p>
       )}
       {state.status === 'done' && state.results.length === 0 && <p className="empty">Nothing found. Try other words, fewer filters, or check that a repository is indexed.</p>}
@@ -328,7 +330,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
                 else cardRefs.current.delete(r.id);
               }}
               result={r}
-              weak={state.status === 'done' && state.match === 'weak'}
+              weak={state.status === 'done' && state.match === 'weak' && state.matchReason !== 'low_relevance'}
               query={state.query}
               rating={ratingOf(r.id)}
               ratingStatus={ratingStatus[r.id] ?? { state: 'idle' }}

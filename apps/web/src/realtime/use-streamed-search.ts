@@ -19,8 +19,10 @@ export interface StreamedSearch {
   sourcesDone: string[];
   sourcesPending: string[];
   limits: string[];
-  /** Known once the search is done: `weak` when only embedding similarity links the results to the query. */
+  /** Known once the search is done: `weak` when only embedding similarity links the results to the query, or the learned ranker rates the best one unlikely. */
   match: SearchResponse['match'] | null;
+  /** Why a weak match is weak (`embedding_only` or `low_relevance`). */
+  matchReason: SearchResponse['match_reason'] | null;
   /** Known once the search is done; ratings refer to it. */
   searchId: string | null;
   queryClass: SearchDoneEvent['query_class'] | null;
@@ -32,7 +34,7 @@ export interface StreamedSearch {
   partials: number;
 }
 
-const IDLE: StreamedSearch = { status: 'idle', query: '', topK: 10, results: [], external: [], sourcesDone: [], sourcesPending: [], limits: [], match: null, searchId: null, queryClass: null, strategy: null, timings: {}, error: null, transport: null, partials: 0 };
+const IDLE: StreamedSearch = { status: 'idle', query: '', topK: 10, results: [], external: [], sourcesDone: [], sourcesPending: [], limits: [], match: null, matchReason: null, searchId: null, queryClass: null, strategy: null, timings: {}, error: null, transport: null, partials: 0 };
 
 let requestSeq = 0;
 const newRequestId = () => `web-${Date.now().toString(36)}-${(++requestSeq).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -53,7 +55,7 @@ export function useStreamedSearch() {
     const onDone: Parameters<typeof socket.on<'search:done'>>[1] = (e) => {
       if (!mine(e.request_id)) return;
       current.current = null;
-      setState((s) => ({ ...s, status: 'done', results: e.results, external: e.external ?? [], limits: e.limits, match: e.match, sourcesPending: [], searchId: e.search_id, queryClass: e.query_class, strategy: e.strategy, timings: e.timings_ms }));
+      setState((s) => ({ ...s, status: 'done', results: e.results, external: e.external ?? [], limits: e.limits, match: e.match, matchReason: e.match_reason ?? null, sourcesPending: [], searchId: e.search_id, queryClass: e.query_class, strategy: e.strategy, timings: e.timings_ms }));
     };
     const onError: Parameters<typeof socket.on<'search:error'>>[1] = (e) => {
       if (!mine(e.request_id)) return;
@@ -88,7 +90,7 @@ export function useStreamedSearch() {
         (res) => {
           if (current.current !== requestId) return;
           current.current = null;
-          setState((s) => ({ ...s, status: 'done', results: res.results, external: res.external ?? [], limits: res.limits, match: res.match, sourcesDone: [...all], sourcesPending: [], searchId: res.search_id, queryClass: res.query_class, strategy: res.strategy, timings: res.timings_ms }));
+          setState((s) => ({ ...s, status: 'done', results: res.results, external: res.external ?? [], limits: res.limits, match: res.match, matchReason: res.match_reason ?? null, sourcesDone: [...all], sourcesPending: [], searchId: res.search_id, queryClass: res.query_class, strategy: res.strategy, timings: res.timings_ms }));
         },
         (err: unknown) => {
           if (current.current !== requestId || (err as Error).name === 'AbortError') return;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { HISTORY_ONLY_NOTE, HISTORY_ONLY_REASON, MAX_QUERY_CHARS, SearchRequestSchema, codeFirstLiftedFrom, describeRoutineHit, routineHit, type SearchResponse } from '@sextant/contracts';
+import { HISTORY_ONLY_NOTE, HISTORY_ONLY_REASON, MAX_QUERY_CHARS, SearchRequestSchema, codeFirstLiftedFrom, describeRoutineHit, describeWeakMatch, routineHit, type SearchResponse } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { SearchService } from '../../modules/fusion/search.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
@@ -14,7 +14,7 @@ export function formatSearchTable(res: SearchResponse): string {
   const flat = res.query.replace(/\s+/g, ' ').trim();
   const query = flat.length > 120 ? `${flat.slice(0, 117)}…` : flat;
   const lines = [`${res.results.length} result(s) for "${query}" (${res.query_class}, ${res.strategy}, weights v${res.weights_version}) in ${res.timings_ms.total} ms${res.cached ? ' [cached]' : ''}`];
-  if (res.match === 'weak') lines.push('weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings');
+  if (res.match === 'weak') lines.push(describeWeakMatch(res.match_reason, res.results[0]?.score));
   for (const r of res.results) {
     const where = r.chunk ? `${r.path}:${r.chunk.start_line + 1}-${r.chunk.end_line + 1}` : r.path;
     const sources = r.explain.sources.map((s) => `${SOURCE_ABBREV[s.source] ?? s.source}#${s.rank}`).join(' ');

@@ -18,6 +18,7 @@ import {
   type SearchResponse,
   type SearchResult,
   type SearchSource,
+  type WeakMatchReason,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
 import { CODE_FIRST_PLACES, FEATURE_NAMES, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripQueryTrailers, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
@@ -324,7 +325,7 @@ export class SearchService {
     if (isDefaultRequest(request) && plan.report) fused = liftCodeFirst(fused);
     if (model?.allChanged) fused = placeBelowTop(fused);
     if (model && plan.template && fused.length > ROUTINE_PLACES) fused = keepRoutineInTop(fused, (await this.ranker.history(workspaceId)).routineChanges(plan.template));
-    const match = matchStrength(fused, outcomes, plan);
+    const { match, reason: matchReason } = matchStrength(fused, outcomes, plan);
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
     const hydrateStarted = performance.now();
@@ -355,6 +356,7 @@ export class SearchService {
       weights: weights as SearchResponse['weights'],
       weights_version: current.version,
       match,
+      ...(matchReason ? { match_reason: matchReason } : {}),
       results,
       ...(externalRuns.length ? { external } : {}),
       limits: [...new Set(limits)],
@@ -824,12 +826,16 @@ const pathOfId = (id: string) => id.slice(id.indexOf(':', 5) + 1);
  * file named in the query) or its best fused score is tiny; else `strong`. Dense search
  * always returns neighbours, so a nonsense query gets results, flagged weak.
  */
-function matchStrength(fused: readonly RankedFile[], outcomes: ReadonlyMap<SearchSource, SourceOutcome>, plan: QueryPlan): 'strong' | 'weak' | 'none' {
-  if (!fused.length) return 'none';
+export function matchStrength(
+  fused: readonly { score: number; ranker?: unknown }[],
+  outcomes: ReadonlyMap<SearchSource, { result?: { files: readonly unknown[] } }>,
+  plan: { mentioned: ReadonlyMap<string, unknown> },
+): { match: SearchResponse['match']; reason?: WeakMatchReason } {
+  if (!fused.length) return { match: 'none' };
   const lexical = (['file.keyword', 'file.symbol', 'task.keyword'] as const).some((s) => (outcomes.get(s)?.result?.files.length ?? 0) > 0);
-  if (!lexical && plan.mentioned.size === 0) return 'weak';
+  if (!lexical && plan.mentioned.size === 0) return { match: 'weak', reason: 'embedding_only' };
   // Only the learned ranker's scores are calibrated probabilities; fused scores are not comparable across queries.
-  return fused[0].ranker && fused[0].score < WEAK_MATCH_BELOW ? 'weak' : 'strong';
+  return fused[0].ranker && fused[0].score < WEAK_MATCH_BELOW ? { match: 'weak', reason: 'low_relevance' } : { match: 'strong' };
 }
 
 /** The ranker's part of `explain`; contributions are worked out only for the results a response shows. */

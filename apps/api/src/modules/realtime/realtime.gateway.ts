@@ -124,6 +124,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
         strategy: res.strategy,
         weights_version: res.weights_version,
         match: res.match,
+        ...(res.match_reason ? { match_reason: res.match_reason } : {}),
         ...(res.external ? { external: res.external } : {}),
       });
     } catch (err) {

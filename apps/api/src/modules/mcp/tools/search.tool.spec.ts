@@ -20,8 +20,8 @@ function result(explain: Partial<SearchResult['explain']>): SearchResult {
   };
 }
 
-async function searchWith(r: SearchResult) {
-  const response = { search_id: 's-1', query: 'q', query_class: 'conceptual', strategy: 'weighted', granularity: 'chunk', weights: {}, weights_version: 1, match: 'strong', results: [r], limits: [], timings_ms: {}, cached: false } as SearchResponse;
+async function searchWith(r: SearchResult, match: Pick<SearchResponse, 'match' | 'match_reason'> = { match: 'strong' }) {
+  const response = { search_id: 's-1', query: 'q', query_class: 'conceptual', strategy: 'weighted', granularity: 'chunk', weights: {}, weights_version: 1, ...match, results: [r], limits: [], timings_ms: {}, cached: false } as SearchResponse;
   const tool = new SearchTool({ search: async () => response } as unknown as SearchService);
   return tool.run(McpSearchInputSchema.parse({ query: 'Cookies vanish\n\nthe second Cookie header is lost' }), { auth: { workspaceId: 'w', role: 'reader', principal: 'local' }, transport: 'http', callId: '1' });
 }
@@ -47,5 +47,20 @@ describe('MCP search tool', () => {
     const out = await searchWith(result({ hit_reasons: ['keyword:cookie', 'report:code-first:3'] }));
     expect(out.structured.results[0].metadata.explain.hit_reason).toContain('report:code-first:3');
     expect(out.text).toContain('   code first: the query reads as a problem report; this code file was #3, behind tests or docs');
+  });
+
+  it('tells an agent why a match is weak: only embeddings, or words that matched a file the ranker finds unlikely', async () => {
+    const embeddings = await searchWith(result({}), { match: 'weak', match_reason: 'embedding_only' });
+    expect(embeddings.structured).toMatchObject({ match: 'weak', match_reason: 'embedding_only' });
+    expect(embeddings.text).toContain('Weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings.');
+
+    const unlikely = await searchWith({ ...result({}), score: 0.031 }, { match: 'weak', match_reason: 'low_relevance' });
+    expect(McpSearchOutputSchema.parse(unlikely.structured).match_reason).toBe('low_relevance');
+    expect(unlikely.text).toContain('Weak match: words matched, but the learned ranker gives the best result only a 3.1 % chance');
+    expect(unlikely.text).not.toContain('no keyword');
+
+    const strong = await searchWith(result({}));
+    expect(strong.text).not.toContain('Weak match');
+    expect(strong.structured.match_reason).toBeUndefined();
   });
 });
