@@ -94,6 +94,8 @@ export const McpSearchOutputSchema = z.object({
   /** `weak`: nothing but embedding similarity links the results to the query, or the learned ranker rates the best one unlikely (`match_reason`); treat them as guesses. */
   match: z.enum(['strong', 'weak', 'none']).optional(),
   match_reason: WeakMatchReasonSchema.optional(),
+  /** Words of the query that occur in no indexed file and no past task. */
+  unknown_terms: z.array(z.string()).optional(),
   /** Degradations: sources that failed or timed out, keyword fallbacks. */
   limits: z.array(z.string()),
   /** Results of the workspace's external MCP sources (not files of an indexed repository): title, URL, text, server. */

@@ -25,7 +25,7 @@ export type SearchCancelAck = z.infer<typeof SearchCancelAckSchema>;
 export const SearchPartialEventSchema = SearchPartialSchema.extend({ request_id: RequestId });
 export type SearchPartialEvent = z.infer<typeof SearchPartialEventSchema>;
 
-export const SearchDoneEventSchema = SearchResponseSchema.pick({ results: true, limits: true, timings_ms: true, search_id: true, query_class: true, strategy: true, weights_version: true, match: true, match_reason: true, external: true }).extend({
+export const SearchDoneEventSchema = SearchResponseSchema.pick({ results: true, limits: true, timings_ms: true, search_id: true, query_class: true, strategy: true, weights_version: true, match: true, match_reason: true, unknown_terms: true, external: true }).extend({
   request_id: RequestId,
 });
 export type SearchDoneEvent = z.infer<typeof SearchDoneEventSchema>;

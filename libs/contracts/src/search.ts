@@ -149,19 +149,26 @@ export const HISTORY_ONLY_REASON = 'file:history-only';
 export const HISTORY_ONLY_NOTE = 'history only: past tasks changed this file; its content is not indexed (lockfile, build output or too large)';
 
 /**
- * Why a result list is only a weak match: `embedding_only` when nothing but embedding similarity
- * links it to the query (no keyword, symbol or task-keyword hit, no file named in the query);
- * `low_relevance` when words matched but the learned ranker's calibrated relevance of the best
- * result is under the weak-match threshold.
+ * Why a result list is only a weak match:
+ * - `embedding_only`: nothing but embedding similarity links it to the query (no keyword,
+ *   symbol or task-keyword hit, no file named in the query);
+ * - `unknown_terms`: half or more of a short query's words occur in no indexed file and no
+ *   past task (`unknown_terms` lists them), so the results match only the rest;
+ * - `low_relevance`: words matched, but the learned ranker's calibrated relevance of the best
+ *   result is under the weak-match threshold.
  */
-export const WeakMatchReasonSchema = z.enum(['embedding_only', 'low_relevance']);
+export const WeakMatchReasonSchema = z.enum(['embedding_only', 'unknown_terms', 'low_relevance']);
 export type WeakMatchReason = z.infer<typeof WeakMatchReasonSchema>;
 
 /** The one-line warning every surface (dashboard, CLI, MCP) shows for a weak match; `topScore` is the best result's score. */
-export function describeWeakMatch(reason: WeakMatchReason | undefined, topScore?: number): string {
+export function describeWeakMatch(reason: WeakMatchReason | undefined, topScore?: number, unknownTerms: readonly string[] = []): string {
   if (reason === 'low_relevance') {
     const chance = topScore === undefined ? 'a low' : `only a ${(topScore * 100).toFixed(1)} %`;
     return `Weak match: words matched, but the learned ranker gives the best result ${chance} chance of being a file a past task like this changed.`;
+  }
+  if (reason === 'unknown_terms') {
+    const words = unknownTerms.length ? ` (${unknownTerms.join(', ')})` : '';
+    return `Weak match: most of the query's words${words} appear nowhere in the indexed code or its history; the results match only the rest.`;
   }
   return 'Weak match: no keyword, symbol or past-task hit; these are only the nearest embeddings.';
 }
@@ -240,6 +247,8 @@ export const SearchResponseSchema = z.object({
   match: z.enum(['strong', 'weak', 'none']),
   /** Why a `weak` match is weak (absent otherwise); {@link describeWeakMatch} words it. */
   match_reason: WeakMatchReasonSchema.optional(),
+  /** Words of a short query that occur in no indexed file and no past task (set with a learned ranker active, when half or more are). */
+  unknown_terms: z.array(z.string()).optional(),
   results: z.array(SearchResultSchema),
   /** Results of external MCP sources that are not files of an indexed repository, merged by priority. */
   external: z.array(ExternalResultSchema).optional(),

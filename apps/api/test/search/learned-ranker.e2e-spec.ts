@@ -178,6 +178,18 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     expect(res).toMatchObject({ match: 'weak', match_reason: 'embedding_only' });
   });
 
+  it('a short query whose words the workspace mostly never saw is a weak match that names those words, however sure the ranker is', async () => {
+    const known = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: `${WORDS[5]} ${SECOND[5]} problem` }).expect(200)).body);
+    expect(known.match).toBe('strong');
+    expect(known.unknown_terms).toBeUndefined();
+    const res = SearchResponseSchema.parse((await api().post('/v1/search').send({ query: `kubernetes helm ${WORDS[5]}` }).expect(200)).body);
+    expect(res.results[0].explain.ranker).toBeDefined();
+    expect(res).toMatchObject({ match: 'weak', match_reason: 'unknown_terms', unknown_terms: ['kubernetes', 'helm'] });
+    const cli = await runCli(['search', `kubernetes helm ${WORDS[5]}`], { SEXTANT_DATA_DIR: t.dataDir, DATABASE_URL: t.config.storage.databaseUrl ?? '' });
+    expect(cli.code).toBe(0);
+    expect(cli.stdout.split('\n')[1]).toBe("Weak match: most of the query's words (kubernetes, helm) appear nowhere in the indexed code or its history; the results match only the rest.");
+  });
+
   it('after an index job, searches keep the previous whole-file index until the rebuilt one is ready', async () => {
     const ranker = t.app.get(LearnedRankerService);
     const workspaceId = (await t.app.get(WorkspacesService).ensureDefault()).id;

@@ -6,7 +6,7 @@ import { useRepositories } from '../api/queries';
 import { ResultCard, ResultPlaceholder, type RatingStatus } from '../components/result-card';
 import { ExternalResults } from '../components/external-result-card';
 import { sourceLabel } from '../components/source-badges';
-import { useStreamedSearch, type SearchOptions } from '../realtime/use-streamed-search';
+import { useStreamedSearch, type SearchOptions, type StreamedSearch } from '../realtime/use-streamed-search';
 import { hashFor } from '../lib/hash-route';
 
 const STRATEGIES = ['weighted', 'rrf', 'cascade', 'vote', 'concat'] as const;
@@ -314,9 +314,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
       )}
       {state.status === 'done' && state.match === 'weak' && (
         <p className="weak-match" role="status">
-          {state.matchReason === 'low_relevance'
-            ? `Weak match: words matched, but the learned ranker gives the best result only a ${((state.results[0]?.score ?? 0) * 100).toFixed(1)} % chance of being a file a past task like this changed. Try identifiers, file names or other words.`
-            : 'Weak match: no keyword, symbol or past-task hit — these are only the nearest embeddings. Try identifiers, file names or other words.'}
+          {weakMatchText(state.matchReason, state.results[0]?.score, state.unknownTerms)} Try identifiers, file names or other words.
         </p>
       )}
       {state.status === 'done' && state.results.length === 0 && <p className="empty">Nothing found. Try other words, fewer filters, or check that a repository is indexed.</p>}
@@ -330,7 +328,7 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
                 else cardRefs.current.delete(r.id);
               }}
               result={r}
-              weak={state.status === 'done' && state.match === 'weak' && state.matchReason !== 'low_relevance'}
+              weak={state.status === 'done' && state.match === 'weak' && (state.matchReason ?? 'embedding_only') === 'embedding_only'}
               query={state.query}
               rating={ratingOf(r.id)}
               ratingStatus={ratingStatus[r.id] ?? { state: 'idle' }}
@@ -348,4 +346,11 @@ export function SearchPage({ params }: { params: URLSearchParams }) {
       <ExternalResults results={state.external} />
     </section>
   );
+}
+
+/** The banner's sentence for each weak-match reason (the wording of `describeWeakMatch` in contracts; the dashboard takes only types from there). */
+function weakMatchText(reason: StreamedSearch['matchReason'], topScore: number | undefined, unknownTerms: readonly string[]): string {
+  if (reason === 'low_relevance') return `Weak match: words matched, but the learned ranker gives the best result only a ${((topScore ?? 0) * 100).toFixed(1)} % chance of being a file a past task like this changed.`;
+  if (reason === 'unknown_terms') return `Weak match: most of the query's words${unknownTerms.length ? ` (${unknownTerms.join(', ')})` : ''} appear nowhere in the indexed code or its history; the results match only the rest.`;
+  return 'Weak match: no keyword, symbol or past-task hit — these are only the nearest embeddings.';
 }

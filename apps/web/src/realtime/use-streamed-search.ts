@@ -23,6 +23,8 @@ export interface StreamedSearch {
   match: SearchResponse['match'] | null;
   /** Why a weak match is weak (`embedding_only` or `low_relevance`). */
   matchReason: SearchResponse['match_reason'] | null;
+  /** Words of the query no indexed file or past task holds (with `unknown_terms`). */
+  unknownTerms: string[];
   /** Known once the search is done; ratings refer to it. */
   searchId: string | null;
   queryClass: SearchDoneEvent['query_class'] | null;
@@ -34,7 +36,7 @@ export interface StreamedSearch {
   partials: number;
 }
 
-const IDLE: StreamedSearch = { status: 'idle', query: '', topK: 10, results: [], external: [], sourcesDone: [], sourcesPending: [], limits: [], match: null, matchReason: null, searchId: null, queryClass: null, strategy: null, timings: {}, error: null, transport: null, partials: 0 };
+const IDLE: StreamedSearch = { status: 'idle', query: '', topK: 10, results: [], external: [], sourcesDone: [], sourcesPending: [], limits: [], match: null, matchReason: null, unknownTerms: [], searchId: null, queryClass: null, strategy: null, timings: {}, error: null, transport: null, partials: 0 };
 
 let requestSeq = 0;
 const newRequestId = () => `web-${Date.now().toString(36)}-${(++requestSeq).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -55,7 +57,7 @@ export function useStreamedSearch() {
     const onDone: Parameters<typeof socket.on<'search:done'>>[1] = (e) => {
       if (!mine(e.request_id)) return;
       current.current = null;
-      setState((s) => ({ ...s, status: 'done', results: e.results, external: e.external ?? [], limits: e.limits, match: e.match, matchReason: e.match_reason ?? null, sourcesPending: [], searchId: e.search_id, queryClass: e.query_class, strategy: e.strategy, timings: e.timings_ms }));
+      setState((s) => ({ ...s, status: 'done', results: e.results, external: e.external ?? [], limits: e.limits, match: e.match, matchReason: e.match_reason ?? null, unknownTerms: e.unknown_terms ?? [], sourcesPending: [], searchId: e.search_id, queryClass: e.query_class, strategy: e.strategy, timings: e.timings_ms }));
     };
     const onError: Parameters<typeof socket.on<'search:error'>>[1] = (e) => {
       if (!mine(e.request_id)) return;
@@ -90,7 +92,7 @@ export function useStreamedSearch() {
         (res) => {
           if (current.current !== requestId) return;
           current.current = null;
-          setState((s) => ({ ...s, status: 'done', results: res.results, external: res.external ?? [], limits: res.limits, match: res.match, matchReason: res.match_reason ?? null, sourcesDone: [...all], sourcesPending: [], searchId: res.search_id, queryClass: res.query_class, strategy: res.strategy, timings: res.timings_ms }));
+          setState((s) => ({ ...s, status: 'done', results: res.results, external: res.external ?? [], limits: res.limits, match: res.match, matchReason: res.match_reason ?? null, unknownTerms: res.unknown_terms ?? [], sourcesDone: [...all], sourcesPending: [], searchId: res.search_id, queryClass: res.query_class, strategy: res.strategy, timings: res.timings_ms }));
         },
         (err: unknown) => {
           if (current.current !== requestId || (err as Error).name === 'AbortError') return;

@@ -126,6 +126,11 @@ export class ChangeHistory {
     this.taskMarks = new Uint8Array(tasks.length);
   }
 
+  /** Whether any past task's text (title and body) holds the term. */
+  hasTerm(term: string): boolean {
+    return this.termIds.has(term);
+  }
+
   /**
    * BM25 of the query terms against each file's *history profile* — the texts of the tasks
    * that touched it before `before` — so a file whose past changes were described with the

@@ -72,6 +72,11 @@ export class FileTermIndex {
     return this.paths.length;
   }
 
+  /** Whether any file holds the term (in its path or text). */
+  hasTerm(term: string): boolean {
+    return this.termIds.has(term);
+  }
+
   /** The `k` best files for the OR of the terms, best first (ties by path). */
   search(terms: Iterable<string>, k: number): Array<{ path: string; score: number }> {
     const scores = this.scratch;

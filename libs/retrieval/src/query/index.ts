@@ -4,3 +4,4 @@ export * from './mention-boost';
 export * from './problem-report';
 export * from './report-noise';
 export * from './commit-trailers';
+export * from './unknown-words';

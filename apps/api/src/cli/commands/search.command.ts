@@ -14,7 +14,7 @@ export function formatSearchTable(res: SearchResponse): string {
   const flat = res.query.replace(/\s+/g, ' ').trim();
   const query = flat.length > 120 ? `${flat.slice(0, 117)}…` : flat;
   const lines = [`${res.results.length} result(s) for "${query}" (${res.query_class}, ${res.strategy}, weights v${res.weights_version}) in ${res.timings_ms.total} ms${res.cached ? ' [cached]' : ''}`];
-  if (res.match === 'weak') lines.push(describeWeakMatch(res.match_reason, res.results[0]?.score));
+  if (res.match === 'weak') lines.push(describeWeakMatch(res.match_reason, res.results[0]?.score, res.unknown_terms));
   for (const r of res.results) {
     const where = r.chunk ? `${r.path}:${r.chunk.start_line + 1}-${r.chunk.end_line + 1}` : r.path;
     const sources = r.explain.sources.map((s) => `${SOURCE_ABBREV[s.source] ?? s.source}#${s.rank}`).join(' ');

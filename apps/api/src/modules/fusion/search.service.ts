@@ -21,7 +21,7 @@ import {
   type WeakMatchReason,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { CODE_FIRST_PLACES, FEATURE_NAMES, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, queryTermSet, reorderBelowTop, stripQueryTrailers, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { CODE_FIRST_PLACES, FEATURE_NAMES, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, mostlyUnknownWords, queryTermSet, reorderBelowTop, stripQueryTrailers, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -325,7 +325,10 @@ export class SearchService {
     if (isDefaultRequest(request) && plan.report) fused = liftCodeFirst(fused);
     if (model?.allChanged) fused = placeBelowTop(fused);
     if (model && plan.template && fused.length > ROUTINE_PLACES) fused = keepRoutineInTop(fused, (await this.ranker.history(workspaceId)).routineChanges(plan.template));
-    const { match, reason: matchReason } = matchStrength(fused, outcomes, plan);
+    let { match, reason: matchReason } = matchStrength(fused, outcomes, plan);
+    // The ranker's scores are calibrated on past tasks, which always had answers: a query of words the workspace never saw still gets a confident top file.
+    const unknownTerms = model && match !== 'none' ? await this.mostlyUnknownWords(workspaceId, plan.keywordQuery) : undefined;
+    if (unknownTerms && match === 'strong') [match, matchReason] = ['weak', 'unknown_terms'];
     const topFiles = fused.slice(0, request.granularity === 'chunk' ? Math.max(request.top_k, 10) : request.top_k);
     timings.fusion = round(performance.now() - fusionStarted);
     const hydrateStarted = performance.now();
@@ -357,6 +360,7 @@ export class SearchService {
       weights_version: current.version,
       match,
       ...(matchReason ? { match_reason: matchReason } : {}),
+      ...(unknownTerms ? { unknown_terms: unknownTerms } : {}),
       results,
       ...(externalRuns.length ? { external } : {}),
       limits: [...new Set(limits)],
@@ -591,6 +595,13 @@ export class SearchService {
       features.push(candidateFeatures(evidence, context, matrix.subarray(i * width, (i + 1) * width)));
     }
     return { candidates, features };
+  }
+
+  /** A short query's words that no indexed file and no past task holds, when they are half or more of its words (the ranker's whole-file index and history know every term). */
+  private async mostlyUnknownWords(workspaceId: string, query: string): Promise<string[] | undefined> {
+    const [history, fileIndex] = await Promise.all([this.ranker.history(workspaceId), this.ranker.fileIndex(workspaceId)]);
+    if (!fileIndex) return undefined;
+    return mostlyUnknownWords(query, (term) => fileIndex.hasTerm(term) || history.hasTerm(term));
   }
 
   /** Re-orders the fused top {@link RANKER_DEPTH} (and history-profile candidates) with the model; scores become calibrated relevance probabilities. */

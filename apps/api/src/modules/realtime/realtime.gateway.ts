@@ -125,6 +125,7 @@ export class RealtimeGateway implements OnGatewayInit, OnGatewayConnection, OnGa
         weights_version: res.weights_version,
         match: res.match,
         ...(res.match_reason ? { match_reason: res.match_reason } : {}),
+        ...(res.unknown_terms ? { unknown_terms: res.unknown_terms } : {}),
         ...(res.external ? { external: res.external } : {}),
       });
     } catch (err) {

@@ -20,7 +20,7 @@ function result(explain: Partial<SearchResult['explain']>): SearchResult {
   };
 }
 
-async function searchWith(r: SearchResult, match: Pick<SearchResponse, 'match' | 'match_reason'> = { match: 'strong' }) {
+async function searchWith(r: SearchResult, match: Pick<SearchResponse, 'match' | 'match_reason' | 'unknown_terms'> = { match: 'strong' }) {
   const response = { search_id: 's-1', query: 'q', query_class: 'conceptual', strategy: 'weighted', granularity: 'chunk', weights: {}, weights_version: 1, ...match, results: [r], limits: [], timings_ms: {}, cached: false } as SearchResponse;
   const tool = new SearchTool({ search: async () => response } as unknown as SearchService);
   return tool.run(McpSearchInputSchema.parse({ query: 'Cookies vanish\n\nthe second Cookie header is lost' }), { auth: { workspaceId: 'w', role: 'reader', principal: 'local' }, transport: 'http', callId: '1' });
@@ -58,6 +58,10 @@ describe('MCP search tool', () => {
     expect(McpSearchOutputSchema.parse(unlikely.structured).match_reason).toBe('low_relevance');
     expect(unlikely.text).toContain('Weak match: words matched, but the learned ranker gives the best result only a 3.1 % chance');
     expect(unlikely.text).not.toContain('no keyword');
+
+    const unknown = await searchWith(result({}), { match: 'weak', match_reason: 'unknown_terms', unknown_terms: ['kubernetes', 'helm'] });
+    expect(unknown.structured).toMatchObject({ match_reason: 'unknown_terms', unknown_terms: ['kubernetes', 'helm'] });
+    expect(unknown.text).toContain("Weak match: most of the query's words (kubernetes, helm) appear nowhere in the indexed code or its history");
 
     const strong = await searchWith(result({}));
     expect(strong.text).not.toContain('Weak match');

@@ -36,7 +36,7 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
       : {};
     const request = SearchRequestSchema.parse({ query: args.query, top_k: args.top_k, rerank: args.rerank, granularity: 'chunk', ...(Object.keys(filters).length ? { filters } : {}) });
     const res = await this.search.search(ctx.auth.workspaceId, request, { principal: ctx.auth.principal, signal: ctx.signal });
-    const structured: McpSearchOutput = { results: res.results.filter(hasText).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, match: res.match, ...(res.match_reason ? { match_reason: res.match_reason } : {}), limits: res.limits, ...(res.external ? { external: res.external } : {}) };
+    const structured: McpSearchOutput = { results: res.results.filter(hasText).map(toMcpResult), queryEcho: args.query, top_k: args.top_k, match: res.match, ...(res.match_reason ? { match_reason: res.match_reason } : {}), ...(res.unknown_terms ? { unknown_terms: res.unknown_terms } : {}), limits: res.limits, ...(res.external ? { external: res.external } : {}) };
     return { structured, text: renderSearch(structured, res.search_id), searchId: res.search_id, resultCount: structured.results.length };
   }
 }
@@ -89,7 +89,7 @@ function renderSearch(out: McpSearchOutput, searchId: string): string {
     return [`No results for "${out.queryEcho}".`, 'Try fewer or different words, an identifier name, or remove filters.', ...(out.limits.length ? [`Limits: ${out.limits.join('; ')}`] : []), `search_id: ${searchId}`].join('\n');
   }
   const lines = [`${out.results.length} result(s) for "${out.queryEcho}" (call fetch with objectIds to read full chunks):`, ''];
-  if (out.match === 'weak') lines.splice(1, 0, `${describeWeakMatch(out.match_reason, out.results[0]?.score)} Rephrase with identifiers or file names if they look unrelated.`);
+  if (out.match === 'weak') lines.splice(1, 0, `${describeWeakMatch(out.match_reason, out.results[0]?.score, out.unknown_terms)} Rephrase with identifiers or file names if they look unrelated.`);
   out.results.forEach((r, i) => {
     const tasks = r.metadata.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title}"`);
     const band = r.rerank ? `, ${r.rerank.band} ${r.rerank.score.toFixed(1)}/4${r.rerank.below_threshold ? ' (below threshold)' : ''}` : '';
