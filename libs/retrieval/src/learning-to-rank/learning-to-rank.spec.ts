@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { tokenize } from '../tokenizer';
-import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, explainScore, fileKind, gradedAsChanged, listMetrics, queryTermSet, rankerBeatsFusion, reorderBelowTop, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
+import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, fitCalibration, explainScore, fileKind, gradedAsChanged, listMetrics, queryTermSet, rankerBeatsFusion, reorderBelowTop, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
 
 describe('ChangeHistory', () => {
   const h = new ChangeHistory([
@@ -306,6 +306,26 @@ describe('trainLinearRanker', () => {
     const ranker = listMetrics(held.map((e) => ({ order: order(scoreCandidates(model, e.features)), labels: e.labels, relevantTotal: 1 })));
     const input = listMetrics(held.map((e) => ({ order: e.labels.map((_, i) => i), labels: e.labels, relevantTotal: 1 })));
     expect(ranker.mrr).toBeGreaterThan(input.mrr + 0.3);
+  });
+
+  it('calibrates rare answers with widely spread scores: the mean probability is the share of answers', () => {
+    // Two answers in 50 candidates, raw scores over about ±8: plain Newton steps cycled here and
+    // stopped at a = 1.1, b = -0.1, where every candidate looked about 50 % likely.
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const gauss = () => Math.sqrt(-2 * Math.log(rnd() + 1e-12)) * Math.cos(2 * Math.PI * rnd());
+    const lists: RankingExample[] = Array.from({ length: 400 }, () => {
+      const labels = Array.from({ length: 50 }, (_, c) => (c < 2 && rnd() < 0.9 ? 1 : 0));
+      return { features: labels.map((l) => Float64Array.of(l ? 3.5 + gauss() : -0.5 + 1.5 * gauss())), labels, relevantTotal: 2 };
+    });
+    const model = trainLinearRanker(lists, ['x']);
+    const points = lists.flatMap((e) => scoreCandidates(model, e.features).map((score, i) => ({ score, label: e.labels[i] })));
+    const rate = points.filter((p) => p.label).length / points.length;
+    const meanProbability = points.reduce((sum, p) => sum + calibratedScore(model, p.score), 0) / points.length;
+    expect(model.calibration.a).toBeGreaterThan(0);
+    expect(Math.abs(meanProbability - rate)).toBeLessThan(0.002);
+    // Degenerate inputs keep the identity.
+    expect(fitCalibration([{ score: 1, label: 1 }])).toEqual({ a: 1, b: 0 });
   });
 
   it('is deterministic, calibrated to probabilities and explained by feature', () => {
