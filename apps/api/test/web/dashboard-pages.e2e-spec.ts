@@ -14,6 +14,7 @@ import { bearer, createKey, KEYS_REQUIRED_ENV } from '../auth/auth-helpers';
 import { git, makeFixtureRepo, SAMPLE_PROJECT } from '../helpers/fixture-repo';
 import { startTestApp, type TestApp } from '../helpers/test-app';
 import { waitFor } from '../helpers/wait';
+import { RealtimeGateway } from '../../src/modules/realtime/realtime.gateway';
 
 // Callbacks given to page.evaluate/waitForFunction run in the browser; the repository's
 // tsconfig has no DOM lib, so these browser globals are declared for this file only.
@@ -193,6 +194,28 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     await search(page, 'SessionStore');
     expect(await page.locator('.weak-match').count()).toBe(0);
     await expect(page.locator('.result-score').first().innerText()).resolves.toMatch(/^\d\.\d{3}$/);
+  });
+
+  it("says why a match is weak: words the workspace never saw, or a file the ranker finds unlikely, keep each result's own score", async () => {
+    const page = await open(reader);
+    // Over REST (the socket cut off), with the server's real response marked the way a trained ranker would mark it.
+    await page.route('**/socket.io/**', (route) => route.abort());
+    (t.app.get(RealtimeGateway) as unknown as { server: { disconnectSockets(close: boolean): void } }).server.disconnectSockets(true);
+    await page.waitForSelector('.conn-reconnecting');
+    let marking: Record<string, unknown> = {};
+    await page.route('**/v1/search', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      await route.fulfill({ response, json: { ...body, ...marking, results: body.results.map((r: { score: number }, i: number) => ({ ...r, score: i ? 0.01 : 0.031 })) } });
+    });
+    marking = { match: 'weak', match_reason: 'unknown_terms', unknown_terms: ['kubernetes', 'helm'] };
+    await search(page, 'SessionStore');
+    await expect(page.locator('.weak-match').innerText()).resolves.toContain("most of the query's words (kubernetes, helm) appear nowhere in the indexed code or its history");
+    expect(await page.locator('.result-score').allInnerTexts()).not.toContain('weak match');
+    marking = { match: 'weak', match_reason: 'low_relevance' };
+    await search(page, 'SessionStore refresh');
+    await page.waitForFunction(() => /only a 3\.1 % chance of being a file a past task like this changed/.test(document.querySelector('.weak-match')?.textContent ?? ''));
+    expect(await page.locator('.result-score').allInnerTexts()).not.toContain('weak match');
   });
 
   it('takes a pasted issue report with its lines: Shift+Enter adds a line, Enter searches the whole text, the traceback frame leads', async () => {
