@@ -152,7 +152,7 @@ export const HISTORY_ONLY_NOTE = 'history only: past tasks changed this file; it
  * Why a result list is only a weak match:
  * - `embedding_only`: nothing but embedding similarity links it to the query (no keyword,
  *   symbol or task-keyword hit, no file named in the query);
- * - `unknown_terms`: half or more of a short query's words occur in no indexed file and no
+ * - `unknown_terms`: more than half of a short query's words occur in no indexed file and no
  *   past task (`unknown_terms` lists them), so the results match only the rest;
  * - `low_relevance`: words matched, but the learned ranker's calibrated relevance of the best
  *   result is under the weak-match threshold.
@@ -247,7 +247,7 @@ export const SearchResponseSchema = z.object({
   match: z.enum(['strong', 'weak', 'none']),
   /** Why a `weak` match is weak (absent otherwise); {@link describeWeakMatch} words it. */
   match_reason: WeakMatchReasonSchema.optional(),
-  /** Words of a short query that occur in no indexed file and no past task (set with a learned ranker active, when half or more are). */
+  /** Words of a short query that occur in no indexed file and no past task (set with a learned ranker active, when more than half are). */
   unknown_terms: z.array(z.string()).optional(),
   results: z.array(SearchResultSchema),
   /** Results of external MCP sources that are not files of an indexed repository, merged by priority. */

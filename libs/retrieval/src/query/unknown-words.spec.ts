@@ -23,13 +23,14 @@ describe('unknownQueryWords', () => {
 
 describe('mostlyUnknownWords', () => {
   const known = vocabulary('chart', 'retry', 'fetch', 'add');
-  it('flags a short query when half or more of its words are unknown', () => {
+  it('flags a short query when more than half of its words are unknown', () => {
     expect(mostlyUnknownWords('kubernetes helm chart', known)).toEqual(['kubernetes', 'helm']);
-    expect(mostlyUnknownWords('kubernetes chart', known)).toEqual(['kubernetes']);
+    expect(mostlyUnknownWords('add kubernetes helm chart', known)).toBeUndefined();
   });
 
   it('leaves a query alone when most of its words are known', () => {
     expect(mostlyUnknownWords('add retry to fetcher', known)).toBeUndefined();
+    expect(mostlyUnknownWords('kubernetes chart', known)).toBeUndefined();
     expect(mostlyUnknownWords('chart', known)).toBeUndefined();
   });
 

@@ -48,12 +48,13 @@ export function unknownQueryWords(query: string, known: (term: string) => boolea
 }
 
 /**
- * Whether a short query is mostly words the workspace has never seen (half or more of them),
+ * Whether a short query is mostly words the workspace has never seen (more than half of them),
  * so whatever it returns matched only the rest: "kubernetes helm chart" in a codebase that
- * has charts but no Kubernetes.
+ * has charts but no Kubernetes. Half is not enough: commits such as "docs: add headline
+ * sponsors" name something new and still have answers (4 of axios's first 200 later commits).
  */
 export function mostlyUnknownWords(query: string, known: (term: string) => boolean): string[] | undefined {
   const { words, unknown } = unknownQueryWords(query, known);
   if (!unknown.length || words.length > UNKNOWN_WORDS_MAX_QUERY_WORDS) return undefined;
-  return unknown.length * 2 >= words.length ? unknown : undefined;
+  return unknown.length * 2 > words.length ? unknown : undefined;
 }

@@ -597,7 +597,7 @@ export class SearchService {
     return { candidates, features };
   }
 
-  /** A short query's words that no indexed file and no past task holds, when they are half or more of its words (the ranker's whole-file index and history know every term). */
+  /** A short query's words that no indexed file and no past task holds, when they are more than half of its words (the ranker's whole-file index and history know every term). */
   private async mostlyUnknownWords(workspaceId: string, query: string): Promise<string[] | undefined> {
     const [history, fileIndex] = await Promise.all([this.ranker.history(workspaceId), this.ranker.fileIndex(workspaceId)]);
     if (!fileIndex) return undefined;
