@@ -20,6 +20,7 @@ export class SearchTool implements McpTool<typeof McpSearchInputSchema, typeof M
     'Returns up to top_k chunks, best first: id, title ("path: lines a-b"), url, a short snippet, score, the source that found it,',
     'and metadata (0-based line/byte bounds, language, symbols, explain.hit_reason, related past tasks).',
     'Then call `fetch` with the ids you need to read the full text. Filters narrow by language, path globs or exact symbols.',
+    '`match` is "weak" when nothing really answers the query: `match_reason` says why and `unknown_terms` lists words the codebase and its history never use; treat such results as guesses.',
     'The text output ends with a search id you can pass to `rate_result`.',
   ].join(' ');
   readonly input = McpSearchInputSchema;
