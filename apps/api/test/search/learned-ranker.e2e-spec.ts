@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import request from 'supertest';
 import { RankerStatusSchema, SearchResponseSchema } from '@sextant/contracts';
+import { CALIBRATION_FIT } from '@sextant/retrieval';
+import { DataSource } from 'typeorm';
 import { LearnedRankerService } from '../../src/modules/fusion/learned-ranker.service';
+import { RankerTrainingService } from '../../src/modules/fusion/ranker-training.service';
 import { IndexEvents } from '../../src/modules/indexing/services/indexing.tokens';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
 import { makeFixtureRepo } from '../helpers/fixture-repo';
@@ -189,6 +192,26 @@ describe('learned ranker (real app, SQLite + embedded store)', () => {
     expect(cli.code).toBe(0);
     expect(cli.stdout.split('\n')[1]).toBe("Weak match: most of the query's words (kubernetes, helm) appear nowhere in the indexed code or its history; the results match only the rest.");
   });
+
+  it('a model whose probabilities an older calibration fitted is refitted once (after an upgrade), and only once', async () => {
+    const workspaceId = (await t.app.get(WorkspacesService).ensureDefault()).id;
+    const training = t.app.get(RankerTrainingService);
+    const db = t.app.get(DataSource);
+    const p = (i: number) => (db.options.type === 'postgres' ? `$${i}` : '?');
+    const [row] = await db.query(`SELECT id, version, model FROM ranker_models WHERE workspace_id = ${p(1)} ORDER BY version DESC LIMIT 1`, [workspaceId]);
+    // As a model fitted before the calibration fix was stored: no calibrationFit, probabilities near 1 for everything.
+    const { calibrationFit, ...old } = JSON.parse(row.model);
+    expect(calibrationFit).toBe(CALIBRATION_FIT);
+    await db.query(`UPDATE ranker_models SET model = ${p(1)} WHERE id = ${p(2)}`, [JSON.stringify({ ...old, calibration: { a: 1.3, b: -0.4 } }), row.id]);
+    expect(await training.trainIfDue(workspaceId)).not.toBeNull();
+    const refitted = RankerStatusSchema.parse((await api().get('/v1/ranker').expect(200)).body);
+    expect(refitted.model_version).toBe(row.version + 1);
+    const [newest] = await db.query(`SELECT model FROM ranker_models WHERE workspace_id = ${p(1)} ORDER BY version DESC LIMIT 1`, [workspaceId]);
+    expect(JSON.parse(newest.model)).toMatchObject({ calibrationFit: CALIBRATION_FIT });
+    expect(JSON.parse(newest.model).calibration.b).toBeLessThan(-1);
+    expect(await training.refitStaleCalibrations()).toBe(0);
+    expect(await training.trainIfDue(workspaceId)).toBeNull();
+  }, 120_000);
 
   it('after an index job, searches keep the previous whole-file index until the rebuilt one is ready', async () => {
     const ranker = t.app.get(LearnedRankerService);

@@ -17,7 +17,12 @@ export interface LinearRankerModel {
   weights: number[];
   /** P(relevant | score) = 1 / (1 + exp(-(a * score + b))). */
   calibration: { a: number; b: number };
+  /** Which {@link fitCalibration} made `calibration` (absent: the first, whose Newton steps could cycle). */
+  calibrationFit?: number;
 }
+
+/** Bumped when {@link fitCalibration} changes, so that models fitted before are refitted: 2 halves Newton steps until the loss falls. */
+export const CALIBRATION_FIT = 2;
 
 /** Options for {@link trainLinearRanker}. */
 export interface TrainOptions {
@@ -74,7 +79,7 @@ export function trainLinearRanker(examples: readonly RankingExample[], featureNa
       w[d] -= (learningRate * mHat) / (Math.sqrt(vHat) + 1e-8);
     }
   }
-  const model: LinearRankerModel = { featureNames: [...featureNames], mean, std, weights: [...w], calibration: { a: 1, b: 0 } };
+  const model: LinearRankerModel = { featureNames: [...featureNames], mean, std, weights: [...w], calibration: { a: 1, b: 0 }, calibrationFit: CALIBRATION_FIT };
   model.calibration = fitCalibration(lists.flatMap((e) => e.features.map((f, i) => ({ score: scoreOne(model, f), label: e.labels[i] > 0 ? 1 : 0 }))));
   return model;
 }

@@ -4,6 +4,7 @@ import { Logger } from 'nestjs-pino';
 import { createApp, shutdownGracefully } from '../../bootstrap';
 import { AuthService } from '../../modules/auth/auth.service';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
+import { RankerTrainingService } from '../../modules/fusion/ranker-training.service';
 import { startBackgroundIndexing } from '../../modules/indexing/indexing.startup';
 import { acquireDataDir, DataDirBusyError, type DataDirLease } from '../../storage/data-dir-writer';
 
@@ -59,6 +60,8 @@ export function registerServe(program: Command): void {
       logger.log(`Sextant listening on http://${config.http.host}:${port} (docs at /docs)`, 'Sextant');
       lease.update({ url: `http://${connectHost(config.http.host)}:${port}` });
       if (opts.autoIndex !== false) await startBackgroundIndexing(app, config);
+      const refits = await app.get(RankerTrainingService).refitStaleCalibrations();
+      if (refits) logger.log(`Refitting the learned ranker of ${refits} workspace(s): their scores were calibrated by an older method`, 'Sextant');
 
       let stopping = false;
       const stop = async (signal: string) => {

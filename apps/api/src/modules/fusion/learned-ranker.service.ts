@@ -6,7 +6,7 @@ import { Repository } from 'typeorm';
 import type { RankerStatus } from '@sextant/contracts';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChangeHistory, FileTermCounts, FileTermIndex, type LinearRankerModel } from '@sextant/retrieval';
+import { CALIBRATION_FIT, ChangeHistory, FileTermCounts, FileTermIndex, type LinearRankerModel } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { RepositoriesRepository } from '../indexing/repositories/repositories.repository';
 import { IndexEvents } from '../indexing/services/indexing.tokens';
@@ -172,6 +172,20 @@ export class LearnedRankerService {
     return row;
   }
 
+  /** Workspaces whose newest fit's calibration was made by an older {@link CALIBRATION_FIT}: their scores are refitted. */
+  async staleCalibrations(): Promise<string[]> {
+    const rows = await this.rows.find({ select: { workspaceId: true, version: true, model: true }, order: { version: 'DESC' } });
+    const newest = new Map<string, string>();
+    for (const row of rows) if (!newest.has(row.workspaceId)) newest.set(row.workspaceId, row.model);
+    return [...newest].filter(([, model]) => calibrationIsStale(model)).map(([workspaceId]) => workspaceId);
+  }
+
+  /** Whether the workspace's newest fit has probabilities from an older calibration method (false without a fit). */
+  async calibrationStale(workspaceId: string): Promise<boolean> {
+    const latest = await this.rows.findOne({ where: { workspaceId }, order: { version: 'DESC' } });
+    return latest ? calibrationIsStale(latest.model) : false;
+  }
+
   /** The report of the newest fit (active or not), or null before the first. */
   async lastReport(workspaceId: string): Promise<RankerReport | null> {
     const latest = await this.rows.findOne({ where: { workspaceId }, order: { version: 'DESC' } });
@@ -203,4 +217,8 @@ export class LearnedRankerService {
       message: report.message,
     };
   }
+}
+
+function calibrationIsStale(storedModel: string): boolean {
+  return (JSON.parse(storedModel) as StoredRanker).calibrationFit !== CALIBRATION_FIT;
 }

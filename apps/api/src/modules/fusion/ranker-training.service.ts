@@ -116,6 +116,17 @@ export class RankerTrainingService implements OnModuleDestroy {
     this.timers.set(ws, timer);
   }
 
+  /**
+   * What a starting server does for the ranker: refit (in the background, a few seconds later)
+   * every workspace whose model's probabilities were fitted by an older calibration method, so
+   * that an upgrade fixes the scores searches show. Returns how many were scheduled.
+   */
+  async refitStaleCalibrations(): Promise<number> {
+    const stale = await this.ranker.staleCalibrations();
+    for (const workspaceId of stale) this.scheduleRetrain(workspaceId);
+    return stale.length;
+  }
+
   /** Trains now (one run per workspace at a time; a second call joins the first). */
   train(workspaceId: string, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal } = {}): Promise<RankerStatus> {
     clearTimeout(this.timers.get(workspaceId));
@@ -135,8 +146,9 @@ export class RankerTrainingService implements OnModuleDestroy {
 
   /**
    * Trains when the workspace has no model yet and enough history, when its history grew by
-   * {@link RETRAIN_GROWTH} since the last fit, or after {@link RETRAIN_RATED_SEARCHES} new rated
-   * searches; null when none of that holds. What task imports and index jobs run afterwards.
+   * {@link RETRAIN_GROWTH} since the last fit, after {@link RETRAIN_RATED_SEARCHES} new rated
+   * searches, or when its model's calibration was fitted by an older method; null when none of
+   * that holds. What task imports and index jobs run afterwards.
    */
   async trainIfDue(workspaceId: string, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal } = {}): Promise<RankerStatus | null> {
     const status = await this.ranker.status(workspaceId, '');
@@ -144,7 +156,8 @@ export class RankerTrainingService implements OnModuleDestroy {
     const now = status.history_tasks;
     if (now < MIN_HISTORY_TASKS) return null;
     const grown = now >= trainedOn * (1 + RETRAIN_GROWTH);
-    if (status.state !== 'none' && !grown) {
+    const staleCalibration = status.state !== 'none' && (await this.ranker.calibrationStale(workspaceId));
+    if (status.state !== 'none' && !grown && !staleCalibration) {
       const seen = (await this.ranker.lastReport(workspaceId))?.rated_seen ?? 0;
       if ((await this.ratedSearches.count(workspaceId)) - seen < RETRAIN_RATED_SEARCHES) return null;
     }
