@@ -55,10 +55,12 @@ describe('RankerTrainingService at shutdown', () => {
 
 describe('RankerTrainingService refits', () => {
   /** An active model fitted on 150 tasks when `seen` searches had a result rated up; `rated` have now. */
-  function service(history: number, seen: number, rated: number, state: 'active' | 'none' = 'active') {
+  function service(history: number, seen: number, rated: number, state: 'active' | 'none' = 'active', staleCalibration = false) {
     const ranker = {
       status: async () => (state === 'none' ? { state, history_tasks: history, trained_on_tasks: null, rated_searches: 0 } : { state, history_tasks: history, trained_on_tasks: 150, rated_searches: Math.min(seen, 200) }),
       lastReport: async () => ({ rated_seen: seen }),
+      calibrationStale: async () => staleCalibration,
+      staleCalibrations: async () => (staleCalibration ? ['ws'] : []),
     } as unknown as LearnedRankerService;
     const ratedSearches = { count: async () => rated } as unknown as RatedSearchesRepository;
     const s = new RankerTrainingService({} as SearchService, ranker, {} as TasksRepository, {} as FilesRepository, ratedSearches, new RankerFeatureLog());
@@ -83,6 +85,15 @@ describe('RankerTrainingService refits', () => {
     const enough = service(100, 0, 0, 'none');
     await enough.refit();
     expect(enough.train).toHaveBeenCalledWith('ws', {});
+  });
+
+  it("when its model's probabilities were fitted by an older calibration method, even with no new history or ratings", async () => {
+    const stale = service(150, 0, 0, 'active', true);
+    await stale.refit();
+    expect(stale.train).toHaveBeenCalledWith('ws', {});
+    const current = service(150, 0, 0, 'active', false);
+    expect(await current.refit()).toBeNull();
+    expect(current.train).not.toHaveBeenCalled();
   });
 
   it('when the history grew by a fifth, whatever the ratings', async () => {
