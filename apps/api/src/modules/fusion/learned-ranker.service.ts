@@ -174,10 +174,11 @@ export class LearnedRankerService {
 
   /** Workspaces whose newest fit's calibration was made by an older {@link CALIBRATION_FIT}: their scores are refitted. */
   async staleCalibrations(): Promise<string[]> {
-    const rows = await this.rows.find({ select: { workspaceId: true, version: true, model: true }, order: { version: 'DESC' } });
-    const newest = new Map<string, string>();
-    for (const row of rows) if (!newest.has(row.workspaceId)) newest.set(row.workspaceId, row.model);
-    return [...newest].filter(([, model]) => calibrationIsStale(model)).map(([workspaceId]) => workspaceId);
+    // Only the newest model of each workspace is read: older versions can be many.
+    const workspaceIds = new Set((await this.rows.find({ select: { workspaceId: true } })).map((r) => r.workspaceId));
+    const stale: string[] = [];
+    for (const workspaceId of workspaceIds) if (await this.calibrationStale(workspaceId)) stale.push(workspaceId);
+    return stale;
   }
 
   /** Whether the workspace's newest fit has probabilities from an older calibration method (false without a fit). */
