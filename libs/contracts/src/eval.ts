@@ -50,6 +50,8 @@ export const EvalDatasetMetaSchema = z.object({
   cutoff_date: z.string().nullable(),
   counts: z.record(z.string(), z.union([z.number(), z.record(z.string(), z.number())])),
   options: z.record(z.string(), z.unknown()).default({}),
+  /** What limited the dataset without stopping it (e.g. renames followed by exact content only). */
+  warnings: z.array(z.string()).optional(),
 });
 export type EvalDatasetMeta = z.infer<typeof EvalDatasetMetaSchema>;
 

@@ -46,6 +46,8 @@ export const TaskImportResultSchema = z.object({
   errors: z.array(z.object({ line: z.number().int().optional(), id: z.string().optional(), message: z.string() })),
   /** Paths the tasks name that the index no longer holds, followed to the file that holds their code today (a move inferred from the history). */
   paths_followed: z.number().int().optional(),
+  /** What limited the import without failing it (e.g. a git history whose old file contents are missing). */
+  warnings: z.array(z.string()).optional(),
 });
 export type TaskImportResult = z.infer<typeof TaskImportResultSchema>;
 

@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import { TaskImportResultSchema } from '@sextant/contracts';
 import { TasksRepository } from '../../src/modules/task-history/tasks.repository';
@@ -153,5 +155,28 @@ describe('task import from JSONL and CSV (real app)', () => {
     const files = Object.fromEntries((await listed('git')).map((x) => [x.title, x.files.sort()]));
     expect(files['Fix option parsing']).toEqual(['index.js', 'lib/command.js']);
     expect(files['Document helpers']).toEqual(['index.js']);
+  }, 60_000);
+
+  it('import-git of a history missing old file contents imports every commit and says what it could not follow', async () => {
+    const session = 'SESSION_TTL = 86400\n'.repeat(20);
+    const root = makeFixtureRepo({ 'session.py': session, 'cache.py': 'CACHE = {}\n' }, { git: true });
+    const born = git(root, 'rev-parse', 'HEAD').trim();
+    git(root, 'mv', 'session.py', 'auth_session.py');
+    git(root, 'mv', 'cache.py', 'store_cache.py');
+    writeFiles(root, { 'auth_session.py': `${session}SESSION_SECURE = True\n` });
+    git(root, 'commit', '-q', '-am', 'Move the session and cache modules');
+    // As in a partial clone or a mirror missing a blob: the old session.py cannot be read.
+    const blob = git(root, 'rev-parse', `${born}:session.py`).trim();
+    rmSync(join(root, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+
+    const reg = await request(t.app.getHttpServer()).post('/v1/repos').send({ path: root, name: 'missing-blob' }).expect(201);
+    await waitFor(async () => (await request(t.app.getHttpServer()).get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+    const res = await request(t.app.getHttpServer()).post('/v1/tasks/import-git').send({ repository_id: reg.body.id }).expect(201);
+    const result = TaskImportResultSchema.parse(res.body);
+    expect(result.imported).toBe(2);
+    expect(result.warnings).toEqual([expect.stringMatching(/file contents of the history are missing/)]);
+    const first = (await listed('git')).find((x) => x.external_id === born)!;
+    // The unchanged move is followed to today's path; the edited one could not be.
+    expect(first.files).toContain('store_cache.py');
   }, 60_000);
 });

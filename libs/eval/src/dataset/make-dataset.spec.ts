@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TaskInputSchema } from '@sextant/contracts';
@@ -174,6 +174,43 @@ describe('makeDataset from a real git history', () => {
     } finally {
       quiet.dispose();
       rmSync(quietOut, { recursive: true, force: true });
+    }
+  });
+
+  it('builds a dataset from a history missing old file contents, says so in meta.json, and leaves nothing behind when git fails', async () => {
+    const damaged = new GitFixture();
+    const damagedOut = mkdtempSync(join(tmpdir(), 'sextant-dataset-'));
+    try {
+      const session = 'export const SESSION_TTL = 86400;\n'.repeat(20);
+      const born = damaged.commit('Add session store and cache', { 'src/session.ts': session, 'src/cache.ts': 'export const cache = {};\n' });
+      damaged.mv('src/session.ts', 'src/http/session.ts');
+      damaged.mv('src/cache.ts', 'src/http/cache.ts');
+      damaged.commit('Move modules under http', { 'src/http/session.ts': `${session}export const SECURE = true;\n` });
+      const cutoff = damaged.commit('Cache sessions', { 'src/http/cache.ts': 'export const cache = new Map();\n' });
+      damaged.commit('Expire cached sessions with the session TTL', { 'src/http/cache.ts': 'export const cache = new Map(); // ttl\n' });
+      const blob = damaged.git(['rev-parse', `${born}:src/session.ts`]).trim();
+      rmSync(join(damaged.path, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+
+      const made = await makeDataset({ repoPath: damaged.path, outDir: damagedOut, cutoff });
+      expect(made.tasks).toHaveLength(3);
+      expect(taskFiles(made.tasks.find((t) => t.id === born)!)).toContain('src/http/cache.ts');
+      expect(made.queries.map((q) => q.relevant)).toEqual([['src/http/cache.ts']]);
+      const meta = JSON.parse(readFileSync(join(damagedOut, 'meta.json'), 'utf8'));
+      expect(meta.warnings).toEqual([expect.stringMatching(/file contents of the history are missing/)]);
+
+      // A history git cannot read at all fails before the corpus is written, so the same command can run again.
+      const emptyOut = mkdtempSync(join(tmpdir(), 'sextant-dataset-'));
+      try {
+        const tree = damaged.git(['rev-parse', `${born}^{tree}`]).trim();
+        rmSync(join(damaged.path, '.git', 'objects', tree.slice(0, 2), tree.slice(2)));
+        await expect(makeDataset({ repoPath: damaged.path, outDir: emptyOut, cutoff })).rejects.toThrow(/git log/);
+        expect(readdirSync(emptyOut)).toEqual([]);
+      } finally {
+        rmSync(emptyOut, { recursive: true, force: true });
+      }
+    } finally {
+      damaged.dispose();
+      rmSync(damagedOut, { recursive: true, force: true });
     }
   });
 

@@ -91,14 +91,16 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
 
   const tree = await listTree(repoPath, cutoffSha);
   const atCutoff = new Set(tree.map((e) => e.path));
+  // The history is read before anything is written, so a history git cannot read leaves no half-made dataset behind.
+  const warnings = new Set<string>();
+  const onWarning = (message: string) => warnings.add(message);
+  const before = await readCommitHistory(repoPath, { rev: cutoffSha, onWarning });
+  const after = await readCommitHistory(repoPath, { rev: `${cutoffSha}..HEAD`, reverse: true, onWarning });
   const corpusDir = join(outDir, DATASET_FILES.corpus);
   await prepareCorpusDir(corpusDir, overwrite);
   await writeTree(repoPath, tree, corpusDir);
 
-  const before = await readCommitHistory(repoPath, { rev: cutoffSha });
   const tasks = buildTasks(before, atCutoff);
-
-  const after = await readCommitHistory(repoPath, { rev: `${cutoffSha}..HEAD`, reverse: true });
   const skipped: Record<string, number> = {};
   const count = (reason: string) => (skipped[reason] = (skipped[reason] ?? 0) + 1);
   const modified = modifiedAtCutoff(after, atCutoff);
@@ -144,6 +146,7 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
       ...(issues ? { issues: issues.length } : {}),
       ...(codeOnly ? { code_only: true } : {}),
     },
+    ...(warnings.size ? { warnings: [...warnings] } : {}),
   };
   await writeDataset(outDir, { tasks, queries, meta });
   return { dir: outDir, meta, tasks, queries };

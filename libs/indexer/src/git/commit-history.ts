@@ -1,6 +1,6 @@
 import { fileKind } from '@sextant/retrieval';
 import type { GitChangeStatus, GitCommit, GitFileChange } from './git-commit';
-import { runGit } from './git-command';
+import { GitCommandError, runGit } from './git-command';
 
 /** Options for {@link readCommitHistory}. */
 export interface ReadCommitHistoryOptions {
@@ -14,6 +14,8 @@ export interface ReadCommitHistoryOptions {
   firstParent?: boolean;
   /** Oldest first instead of git's newest first (topological order either way). Default false. */
   reverse?: boolean;
+  /** Told when the history could be read only in part (e.g. renames found by exact content only). */
+  onWarning?: (message: string) => void;
 }
 
 const RECORD = '\x1e';
@@ -32,18 +34,38 @@ const FORMAT = `${RECORD}%H${FIELD}%P${FIELD}%an${FIELD}%ae${FIELD}%at${FIELD}%B
  * commits[0].files // [{ status: 'R', oldPath: 'src/a.ts', path: 'src/b.ts' }, ...]
  */
 export async function readCommitHistory(repoPath: string, options: ReadCommitHistoryOptions = {}): Promise<GitCommit[]> {
-  const { since, until, rev = 'HEAD', firstParent = false, reverse = false } = options;
+  const { since, until, rev = 'HEAD', firstParent = false, reverse = false, onWarning } = options;
+  const logArgs = (renames: string) => {
+    const args = ['log', '--encoding=UTF-8', `--format=${FORMAT}`, '--name-status', renames, '-z', '--topo-order'];
+    if (firstParent) args.push('--first-parent');
+    if (reverse) args.push('--reverse');
+    if (since) args.push(`--since=${since}`);
+    if (until) args.push(`--until=${until}`);
+    args.push(rev, '--');
+    return args;
+  };
   // -C finds renames (as -M does) and files copied out of a file the same commit changed:
   // a module split in two keeps the history of the module it came from.
-  const args = ['log', '--encoding=UTF-8', `--format=${FORMAT}`, '--name-status', '-C', '-z', '--topo-order'];
-  if (firstParent) args.push('--first-parent');
-  if (reverse) args.push('--reverse');
-  if (since) args.push(`--since=${since}`);
-  if (until) args.push(`--until=${until}`);
-  args.push(rev, '--');
-  const commits = parseGitLog(await runGit(repoPath, args));
+  let out: string;
+  try {
+    out = await runGit(repoPath, logArgs('-C'));
+  } catch (err) {
+    if (!isMissingObject(err)) throw err;
+    // Comparing contents needs every old file's blob; a partial clone or a damaged mirror lacks
+    // some. Renames whose content did not change are found from object ids alone, and the rest
+    // of the history is still worth having.
+    out = await runGit(repoPath, logArgs('-M100%'));
+    onWarning?.(`${(err as GitCommandError).stderr.trim().split('\n')[0]}: some file contents of the history are missing (a partial clone or a damaged repository), so only renames that kept a file's content unchanged were followed, and no splits`);
+    return parseGitLog(out);
+  }
+  const commits = parseGitLog(out);
   await keepOnlySplits(repoPath, commits);
   return commits;
+}
+
+/** Whether git failed because an object it needed is not in the repository. */
+function isMissingObject(err: unknown): boolean {
+  return err instanceof GitCommandError && /unable to read|could not read|missing (blob|object)|bad object|promisor/i.test(err.stderr);
 }
 
 /** Commits with copies checked by {@link keepOnlySplits}; a history with more keeps its other copies as plain additions. */
@@ -61,7 +83,7 @@ const MAX_COPY_COMMITS_CHECKED = 500;
 async function keepOnlySplits(repoPath: string, commits: GitCommit[]): Promise<void> {
   const withCopies = commits.filter((c) => c.files.some((f) => f.copiedFrom));
   for (const [i, commit] of withCopies.entries()) {
-    const lines = i < MAX_COPY_COMMITS_CHECKED && commit.parents.length === 1 ? await linesChanged(repoPath, commit.parents[0], commit.sha) : new Map<string, LineCounts>();
+    const lines = i < MAX_COPY_COMMITS_CHECKED && commit.parents.length === 1 ? await linesChanged(repoPath, commit.parents[0], commit.sha).catch(() => new Map<string, LineCounts>()) : new Map<string, LineCounts>();
     commit.files = commit.files.map((f) => {
       if (!f.copiedFrom) return f;
       const given = lines.get(f.copiedFrom)?.deleted ?? 0;

@@ -157,6 +157,36 @@ describe('git history reading against real repositories', () => {
     }
   });
 
+  it('still reads a history whose old file contents are missing, following the renames that kept their content, and says what it could not do', async () => {
+    const damaged = new TestRepo();
+    try {
+      const oldSession = 'SESSION_TTL = 86400\n'.repeat(20);
+      const born = damaged.commit('Add session and cache', { 'session.py': oldSession, 'cache.py': 'CACHE = {}\n' });
+      damaged.mv('session.py', 'auth/session.py');
+      damaged.mv('cache.py', 'store/cache.py');
+      // session.py moves with an edit (found by comparing contents), cache.py moves as it is.
+      const moved = damaged.commit('Move modules', { 'auth/session.py': `${oldSession}SESSION_SECURE = True\n` });
+      // The old content of session.py is gone, as in a partial clone or a mirror missing a blob.
+      const blob = damaged.git(['rev-parse', `${born}:session.py`]).trim();
+      rmSync(join(damaged.path, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+      expect(() => damaged.git(['log', '-C', '--name-status'])).toThrow(/unable to read|could not read/);
+
+      const warnings: string[] = [];
+      const commits = await readCommitHistory(damaged.path, { onWarning: (m) => warnings.push(m) });
+      expect(commits.map((c) => c.sha)).toEqual([moved, born]);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/missing .* only renames that kept a file's content unchanged were followed/);
+      const atHead = pathsAtHead(commits);
+      expect(atHead.get(born)).toContain('store/cache.py');
+      expect(atHead.get(born)).not.toContain('auth/session.py');
+      // Other failures are not mistaken for missing content.
+      await expect(readCommitHistory(damaged.path, { rev: 'no-such-branch', onWarning: (m) => warnings.push(m) })).rejects.toThrow(/no-such-branch/);
+      expect(warnings).toHaveLength(1);
+    } finally {
+      damaged.dispose();
+    }
+  });
+
   it('lists changes since a commit including uncommitted and untracked files', async () => {
     const scratch = new TestRepo();
     try {

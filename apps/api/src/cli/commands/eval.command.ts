@@ -100,6 +100,7 @@ export function registerEval(program: Command): void {
             `Dataset ${made.dir}\n  repo ${made.meta.repo}, cutoff ${made.meta.cutoff_sha.slice(0, 12)} (${made.meta.cutoff_date})\n` +
               `  ${c.corpus_files} corpus files, ${c.tasks} tasks, ${c.queries} queries ${JSON.stringify(c.query_types)}\n  skipped queries: ${JSON.stringify(c.skipped_queries)}\n`,
           );
+          for (const w of made.meta.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
         }
       } catch (e) {
         fail((e as Error).message, ExitCode.BadInput);

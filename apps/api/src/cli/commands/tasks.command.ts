@@ -17,6 +17,7 @@ function printImport(result: TaskImportResult & { noise?: number }, json?: boole
   const lines = [`Tasks: ${result.imported} imported, ${result.updated} updated, ${result.skipped} skipped${result.noise !== undefined ? `, ${result.noise} noise commits ignored` : ''}${followed}`];
   for (const e of result.errors.slice(0, 20)) lines.push(`  ! ${e.line !== undefined ? `line ${e.line}: ` : ''}${e.id ? `${e.id}: ` : ''}${e.message}`);
   if (result.errors.length > 20) lines.push(`  … and ${result.errors.length - 20} more`);
+  for (const w of result.warnings ?? []) lines.push(`  warning: ${w}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

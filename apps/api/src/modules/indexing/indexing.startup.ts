@@ -49,6 +49,7 @@ async function importHistoryAfterIndexing(app: INestApplicationContext, workspac
     if (job.status !== 'succeeded') return;
     const result = await app.get(TaskHistoryService).importGit(workspaceId, repositoryId);
     logger.log(`First start: imported ${result.imported} commits of ${root} as past tasks (${result.noise} noise commits skipped); import more with \`sextant tasks import\``);
+    for (const w of result.warnings ?? []) logger.warn(`Git history of ${root}: ${w}`);
   } catch (err) {
     logger.warn(`Could not import the git history of ${root} on first start: ${(err as Error).message}; run \`sextant tasks import-git ${root}\``);
   }

@@ -196,8 +196,9 @@ export class TaskHistoryService {
     const repo = await this.repos.findById(workspaceId, repositoryId);
     if (!repo) throw notFound('Repository', repositoryId);
     let all;
+    const warnings: string[] = [];
     try {
-      all = await readCommitHistory(repo.rootPath);
+      all = await readCommitHistory(repo.rootPath, { onWarning: (m) => warnings.push(m) });
     } catch (err) {
       throw new DomainError(DomainErrorCode.InvalidInput, `Cannot read git history of ${repo.rootPath}: ${(err as Error).message}`);
     }
@@ -213,7 +214,7 @@ export class TaskHistoryService {
       return { id: t.pullRequest ? `pr-${t.pullRequest}` : t.id, title: t.title.slice(0, 1000) || '(no message)', body: t.body.slice(0, 100_000), files, created_at: t.date, source: 'git', status: 'done' };
     });
     const result = await this.importTasks(workspaceId, items, { repositoryId });
-    return { ...result, noise };
+    return { ...result, noise, ...(warnings.length ? { warnings } : {}) };
   }
 
   async list(workspaceId: string, options: { limit: number; offset: number; source?: string; path?: string; repository_id?: string }): Promise<{ tasks: Task[]; total: number }> {
