@@ -210,6 +210,15 @@ export const RankerValidationSchema = z.object({
   queries: z.number().int(),
   ranker: z.object({ mrr: z.number(), r10: z.number() }),
   fusion: z.object({ mrr: z.number(), r10: z.number() }),
+  /** A long history's second check, made when the newest tasks alone did not show the ranker beating fusion: every training list ranked by a model fitted without it. */
+  cross_check: z
+    .object({
+      queries: z.number().int(),
+      folds: z.number().int(),
+      ranker: z.object({ mrr: z.number(), r10: z.number() }),
+      fusion: z.object({ mrr: z.number(), r10: z.number() }),
+    })
+    .optional(),
 });
 
 /** `GET /v1/ranker`, `POST /v1/ranker/train`: the workspace's learned ranker. */

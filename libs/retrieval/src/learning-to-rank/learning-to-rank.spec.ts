@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { tokenize } from '../tokenizer';
-import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, fitCalibration, explainScore, fileKind, gradedAsChanged, listMetrics, queryTermSet, rankerBeatsFusion, reorderBelowTop, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
+import { ChangeHistory, FEATURE_NAMES, FileTermIndex, calibratedScore, candidateFeatures, crossValidatedMetrics, fitCalibration, explainScore, fileKind, gradedAsChanged, listMetrics, orderByScore, queryTermSet, rankerBeatsFusion, reorderBelowTop, scoreCandidates, trainLinearRanker, type CandidateEvidence, type RankingExample } from './index';
 
 describe('ChangeHistory', () => {
   const h = new ChangeHistory([
@@ -371,6 +371,43 @@ describe('trainLinearRanker', () => {
     // A large loss in one metric is not bought back by the other.
     expect(rankerBeatsFusion({ mrr: 0.72, r10: 0.9 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
     expect(rankerBeatsFusion({ mrr: 0.9, r10: 0.77 }, { mrr: 0.75, r10: 0.8 })).toBe(false);
+  });
+
+  it('cross-checks on every list, each ranked by a model fitted without it, where the newest quarter alone is misleading', () => {
+    // Features: [signal, noise]. The answer is 13th in fusion's order; `signal` marks it in the
+    // 300 older lists. In the newest 100, fusion already has it first and `signal` marks a wrong file.
+    let seed = 5;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const names = ['signal', 'noise'];
+    const examples: RankingExample[] = Array.from({ length: 400 }, (_, q) => {
+      const newest = q >= 300;
+      const answer = newest ? 0 : 12;
+      const marked = newest ? 3 : answer;
+      const features = Array.from({ length: 16 }, (_, i) => Float64Array.from([i === marked ? 1 : 0, rand()]));
+      return { features, labels: features.map((_, i) => (i === answer ? 1 : 0)), relevantTotal: 1 };
+    });
+    const fitted: RankingExample[][] = [];
+    const fit = (train: RankingExample[]) => (fitted.push(train), trainLinearRanker(train, names));
+
+    const held = trainLinearRanker(examples.slice(0, 300), names);
+    const newest = examples.slice(300);
+    const heldOut = listMetrics(newest.map((e) => ({ order: orderByScore(scoreCandidates(held, e.features)), labels: e.labels, relevantTotal: 1 })));
+    const fusionNewest = listMetrics(newest.map((e) => ({ order: e.labels.map((_, i) => i), labels: e.labels, relevantTotal: 1 })));
+    expect(rankerBeatsFusion(heldOut, fusionNewest)).toBe(false);
+
+    const rated = examples.slice(0, 2);
+    const cv = crossValidatedMetrics(examples, 4, fit, rated);
+    expect(cv.queries).toBe(400);
+    expect(fitted).toHaveLength(4);
+    for (const [f, train] of fitted.entries()) {
+      // Each fold is ranked by a model that never saw it; the extra lists train every fold.
+      const fold = examples.slice(f * 100, (f + 1) * 100);
+      expect(train.filter((e) => fold.includes(e) && !rated.includes(e))).toEqual([]);
+      expect(train).toEqual(expect.arrayContaining(rated));
+    }
+    expect(cv.fusion).toEqual({ mrr: expect.closeTo(0.25 + 0.75 / 13, 6), r10: 0.25 });
+    expect(cv.ranker.mrr).toBeGreaterThan(0.7);
+    expect(rankerBeatsFusion(cv.ranker, cv.fusion)).toBe(true);
   });
 
   it('shares the target by grade: a code file graded above the test touched with it comes first', () => {

@@ -14,6 +14,8 @@ import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 export function formatRankerStatus(s: RankerStatus): string {
   const lines = [`Learned ranker: ${s.state}${s.model_version !== null ? ` (model v${s.model_version}, trained ${s.trained_at})` : ''}`, `  history: ${s.history_tasks} tasks${s.trained_on_tasks !== null ? ` (${s.trained_on_tasks} when fitted, ${s.examples} training queries${s.rated_searches ? ` + ${s.rated_searches} rated searches` : ''})` : ''}`];
   if (s.validation) lines.push(`  held-out newest ${s.validation.queries} tasks: ranker MRR ${s.validation.ranker.mrr} R@10 ${s.validation.ranker.r10}  vs fusion MRR ${s.validation.fusion.mrr} R@10 ${s.validation.fusion.r10}`);
+  const cc = s.validation?.cross_check;
+  if (cc) lines.push(`  cross-checked on all ${cc.queries} tasks (${cc.folds} folds): ranker MRR ${cc.ranker.mrr} R@10 ${cc.ranker.r10}  vs fusion MRR ${cc.fusion.mrr} R@10 ${cc.fusion.r10}`);
   if (s.top_weights.length) lines.push(`  weighs most: ${s.top_weights.map((w) => `${w.feature} ${w.weight > 0 ? '+' : ''}${w.weight}`).join(', ')}`);
   lines.push(`  ${s.message}`);
   return lines.join('\n');
