@@ -1,7 +1,8 @@
-import { RankerTrainingService } from './ranker-training.service';
+import { FEATURE_NAMES } from '@sextant/retrieval';
+import { CROSS_CHECK_FOLDS, CROSS_CHECK_MIN_TASKS, RankerTrainingService } from './ranker-training.service';
 import { RankerFeatureLog } from './ranker-feature-log';
 import type { SearchService } from './search.service';
-import type { LearnedRankerService } from './learned-ranker.service';
+import type { LearnedRankerService, RankerReport } from './learned-ranker.service';
 import type { TasksRepository } from '../task-history/tasks.repository';
 import type { FilesRepository } from '../indexing/repositories/files.repository';
 import type { RatedSearchesRepository } from './rated-searches.repository';
@@ -104,4 +105,57 @@ describe('RankerTrainingService refits', () => {
     await same.refit();
     expect(same.train).not.toHaveBeenCalled();
   });
+});
+
+describe('RankerTrainingService acceptance', () => {
+  /**
+   * A history of `length` tasks whose answer is 13th in fusion's order and marked by the first
+   * feature, except in the newest 100, where fusion already has it first and the feature marks
+   * a wrong file: the newest quarter alone rejects the model, every list together does not.
+   */
+  async function fitOn(length: number) {
+    const answerOf = (n: number) => (n >= length - 100 ? 0 : 12);
+    const history = Array.from({ length }, (_, n) => ({ id: `T-${n}`, title: `task ${n}`, body: '', files: [`src/f${answerOf(n)}.ts`], createdAt: new Date(Date.UTC(2020, 0, 1) + n * 3_600_000) }));
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const search = {
+      rankingExample: async (_ws: string, query: string) => {
+        const n = Number(/task (\d+)/.exec(query)![1]);
+        const marked = n >= length - 100 ? 3 : answerOf(n);
+        return Array.from({ length: 16 }, (_, i) => {
+          const features = new Float64Array(FEATURE_NAMES.length);
+          features[0] = i === marked ? 1 : 0;
+          features[1] = rand();
+          return { path: `src/f${i}.ts`, features };
+        });
+      },
+    } as unknown as SearchService;
+    const saved: Array<{ accepted: boolean; report: RankerReport }> = [];
+    const ranker = {
+      settled: async () => undefined,
+      save: async (_ws: string, _model: unknown, report: RankerReport, accepted: boolean) => void saved.push({ accepted, report }),
+      status: async (_ws: string, message: string) => ({ state: saved.at(-1)?.accepted ? 'active' : 'rejected', message }),
+    } as unknown as LearnedRankerService;
+    const tasks = { listHistory: async () => history } as unknown as TasksRepository;
+    const files = { listIndexed: async () => Array.from({ length: 16 }, (_, i) => ({ repositoryId: 'r', path: `src/f${i}.ts` })) } as unknown as FilesRepository;
+    const rated = { list: async () => [], count: async () => 0 } as unknown as RatedSearchesRepository;
+    const status = await new RankerTrainingService(search, ranker, tasks, files, rated, new RankerFeatureLog()).train('ws');
+    return { status, ...saved[0] };
+  }
+
+  it('checks a long history again on every list, ranked out of fold, before rejecting its ranker', async () => {
+    const long = await fitOn(CROSS_CHECK_MIN_TASKS);
+    expect(long.report.validation!.ranker.mrr).toBeLessThan(long.report.validation!.fusion.mrr - 0.02);
+    expect(long.report.validation!.cross_check).toMatchObject({ queries: 400, folds: CROSS_CHECK_FOLDS });
+    expect(long.accepted).toBe(true);
+    expect(long.status.state).toBe('active');
+    expect(long.status.message).toMatch(/checked again on all 400 past tasks/);
+  }, 30_000);
+
+  it('rejects on the newest quarter alone when the history is shorter', async () => {
+    const short = await fitOn(CROSS_CHECK_MIN_TASKS - 1);
+    expect(short.report.validation!.cross_check).toBeUndefined();
+    expect(short.accepted).toBe(false);
+    expect(short.status.message).toMatch(/^Rejected: .*did not beat fusion/);
+  }, 30_000);
 });
