@@ -32,7 +32,7 @@ export const VALIDATION_SHARE = 0.25;
  * A history at least this long gets a second check before its ranker is rejected: every
  * training list ranked by a model fitted without it ({@link CROSS_CHECK_FOLDS} folds). The newest
  * quarter alone (100 lists) is too close to call when the two differ by a point: paramiko's
- * ranker (2,148 tasks) passed it by 0.001, and was rejected by two settings that hardly change
+ * ranker (2,148 tasks) passed it by 0.004 and was rejected under two settings that hardly change
  * it, yet on its later commits it found +0.035 Recall@10 over fusion. On all 15 histories of
  * 1,000+ tasks measured, the ranker beat fusion on the later commits; on shorter ones (ky,
  * commander.js) the rejection was right, so they keep the one check (docs/evaluation.md, stop 56).
