@@ -1,7 +1,7 @@
 import { FEATURE_NAMES } from '@sextant/retrieval';
 import { CROSS_CHECK_FOLDS, CROSS_CHECK_MIN_TASKS, RankerTrainingService } from './ranker-training.service';
 import { RankerFeatureLog } from './ranker-feature-log';
-import type { SearchService } from './search.service';
+import type { HistoryCutoff, SearchService } from './search.service';
 import type { LearnedRankerService, RankerReport } from './learned-ranker.service';
 import type { TasksRepository } from '../task-history/tasks.repository';
 import type { FilesRepository } from '../indexing/repositories/files.repository';
@@ -158,4 +158,49 @@ describe('RankerTrainingService acceptance', () => {
     expect(short.accepted).toBe(false);
     expect(short.status.message).toMatch(/^Rejected: .*did not beat fusion/);
   }, 30_000);
+});
+
+describe('RankerTrainingService history cut', () => {
+  /** Fits on `history` and returns, per training query, the task it was made from and the cut it was asked with. */
+  async function cutsFor(history: Array<{ id: string; title: string; body: string; files: string[]; createdAt: Date | null }>) {
+    const asked: Array<{ task: number; hidden: ReadonlySet<string>; position: number }> = [];
+    const search = {
+      rankingExample: async (_ws: string, query: string, cutoff: HistoryCutoff) => {
+        asked.push({ task: Number(/task (\d+)/.exec(query)![1]), hidden: cutoff.hiddenTasks, position: cutoff.position });
+        return Array.from({ length: 4 }, (_, i) => ({ path: `src/f${i}.ts`, features: new Float64Array(FEATURE_NAMES.length) }));
+      },
+    } as unknown as SearchService;
+    const ranker = { settled: async () => undefined, save: async () => undefined, status: async (_ws: string, message: string) => ({ state: 'rejected', message }) } as unknown as LearnedRankerService;
+    const tasks = { listHistory: async () => history } as unknown as TasksRepository;
+    const files = { listIndexed: async () => Array.from({ length: 4 }, (_, i) => ({ repositoryId: 'r', path: `src/f${i}.ts` })) } as unknown as FilesRepository;
+    const rated = { list: async () => [], count: async () => 0 } as unknown as RatedSearchesRepository;
+    await new RankerTrainingService(search, ranker, tasks, files, rated, new RankerFeatureLog()).train('ws');
+    return asked;
+  }
+
+  it('trains on a history without dates, and no training query sees its own task or any later one', async () => {
+    // Undated tasks (a ticket export without timestamps) are in the order they were imported.
+    const history = Array.from({ length: 300 }, (_, n) => ({ id: `row-${n}`, title: `task ${n}`, body: '', files: [`src/f${n % 4}.ts`], createdAt: null }));
+    const asked = await cutsFor(history);
+    expect(asked).toHaveLength(280);
+    for (const { task, hidden, position } of asked) {
+      expect(position).toBeLessThanOrEqual(task);
+      expect(hidden.has(`row-${task}`)).toBe(true);
+      expect(hidden.has('row-299')).toBe(true);
+      // Everything before the position stays visible: the cut is exactly where the history features stop.
+      expect(hidden.size).toBe(300 - position);
+      if (position > 0) expect(hidden.has(`row-${position - 1}`)).toBe(false);
+    }
+  });
+
+  it('cuts tasks of the same second by their place in the history, not by their date', async () => {
+    // A rebased series: every commit has the same date.
+    const history = Array.from({ length: 150 }, (_, n) => ({ id: `row-${n}`, title: `task ${n}`, body: '', files: [`src/f${n % 4}.ts`], createdAt: new Date('2024-05-01T12:00:00Z') }));
+    const asked = await cutsFor(history);
+    expect(asked.length).toBeGreaterThanOrEqual(100);
+    for (const { task, hidden, position } of asked) {
+      expect(hidden.has(`row-${task}`)).toBe(true);
+      expect(hidden.size).toBe(150 - position);
+    }
+  });
 });

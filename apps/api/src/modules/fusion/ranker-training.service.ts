@@ -199,9 +199,8 @@ export class RankerTrainingService implements OnModuleDestroy {
       // A deterministic spread of gaps with mean HISTORY_GAP (golden-ratio sequence), capped at a tenth of the position.
       const gap = Math.min(Math.floor(((i * 0.6180339887) % 1) * 2 * HISTORY_GAP), Math.floor(position / 10));
       const asOf = position - gap;
-      const createdBefore = history[asOf].createdAt ?? task.createdAt!;
       const query = `${task.title}\n\n${task.body}`.trim();
-      const candidates = (await this.search.rankingExample(workspaceId, query, { createdBefore, newerTasks: history.length - asOf, position: asOf }, options.signal)).filter((c) => indexed.has(c.path));
+      const candidates = (await this.search.rankingExample(workspaceId, query, { hiddenTasks: tasksFrom(history, asOf), position: asOf }, options.signal)).filter((c) => indexed.has(c.path));
       const relevant = new Set(task.files.filter((f) => indexed.has(f)));
       examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? labelGrade(c.path) : 0)), relevantTotal: relevant.size, position });
       if (this.featureLog.enabled) this.logExample('task', query, { position, asOf }, [...relevant].map((p) => [p, labelGrade(p)]), candidates);
@@ -260,7 +259,7 @@ export class RankerTrainingService implements OnModuleDestroy {
       options.signal?.throwIfAborted();
       if (this.closed) throw new Error('shutting down');
       const position = tasksBefore(history, r.searchedAt);
-      const candidates = await this.search.rankingExample(workspaceId, r.query, { createdBefore: r.searchedAt, newerTasks: history.length - position, position }, options.signal);
+      const candidates = await this.search.rankingExample(workspaceId, r.query, { hiddenTasks: tasksFrom(history, position), position }, options.signal);
       out.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => r.grades.get(c.path) ?? 0), relevantTotal: r.grades.size, weight: RATED_SEARCH_WEIGHT });
       if (this.featureLog.enabled) this.logExample('rating', r.query, { position, asOf: position }, [...r.grades], candidates);
       options.onProgress?.({ done: done + i + 1, total: done + rated.length });
@@ -284,14 +283,25 @@ function labelGrade(path: string): number {
   return fileKind(path) === 'source' ? 1 : SUPPORTING_FILE_GRADE;
 }
 
-/** Positions of tasks that can be training queries: dated, with some history before them, touching 1..MAX_LABEL_FILES indexed files. */
+/**
+ * Positions of tasks that can be training queries: with some history before them, touching
+ * 1..MAX_LABEL_FILES indexed files. Undated tasks count too: the history keeps them in the order
+ * they were imported, and training cuts it by position, not by date.
+ */
 function usableQueries(history: readonly HistoryTaskRow[], indexed: ReadonlySet<string>): number[] {
   const out: number[] = [];
   history.forEach((t, position) => {
-    if (!t.createdAt || position < 20) return;
+    if (position < 20) return;
     const labels = t.files.filter((f) => indexed.has(f)).length;
     if (labels >= 1 && labels <= MAX_LABEL_FILES) out.push(position);
   });
+  return out;
+}
+
+/** Row ids of the tasks from `position` on: what a query asked at that point of the history must not see. */
+function tasksFrom(history: readonly HistoryTaskRow[], position: number): Set<string> {
+  const out = new Set<string>();
+  for (let i = position; i < history.length; i++) out.add(history[i].id);
   return out;
 }
 

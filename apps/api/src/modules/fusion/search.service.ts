@@ -108,10 +108,12 @@ export interface SearchOptions {
 
 /** The history as it was before a past task: training asks each held-out task at its own position. */
 export interface HistoryCutoff {
-  /** Task sources only see tasks created before this. */
-  createdBefore: Date;
-  /** How many tasks are newer (they are over-fetched, then cut). */
-  newerTasks: number;
+  /**
+   * Row ids of the tasks at or after the position: task sources leave them out. A set of ids
+   * rather than a date, so that tasks without dates (kept in the order they were imported) and
+   * tasks made in the same second as the position cut exactly where the history features do.
+   */
+  hiddenTasks: ReadonlySet<string>;
   /** The position in the change history features are computed at. */
   position: number;
 }
@@ -448,7 +450,7 @@ export class SearchService {
       case 'task.dense':
       case 'task.keyword': {
         const via = source === 'task.dense' ? 'dense' : 'keyword';
-        const similar = await this.tasks.findSimilarTasks(workspaceId, via === 'keyword' ? plan.keywordQuery : request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true, createdBefore: plan.cutoff?.createdBefore, newerTasks: plan.cutoff?.newerTasks });
+        const similar = await this.tasks.findSimilarTasks(workspaceId, via === 'keyword' ? plan.keywordQuery : request.query, { k: TASK_DEPTH, via, mode: 'or', queryVector: via === 'dense' ? await vectorPromise! : undefined, signal, fromIndex: true, hidden: plan.cutoff?.hiddenTasks });
         return this.filesOfTasks(workspaceId, similar, filter, source, repoIds);
       }
     }

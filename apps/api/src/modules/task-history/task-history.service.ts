@@ -243,23 +243,19 @@ export class TaskHistoryService {
       queryVector?: Float32Array;
       signal?: AbortSignal;
       fromIndex?: boolean;
-      /** Only tasks created before this instant (undated tasks count as older): the history as it was then. */
-      createdBefore?: Date;
-      /** How many tasks are newer than `createdBefore`; that many more are fetched so k remain after the cut. */
-      newerTasks?: number;
+      /** Row ids of tasks to leave out (those after a past point of the history); that many more are fetched so k remain after the cut. */
+      hidden?: ReadonlySet<string>;
     } = {},
   ): Promise<SimilarTask[]> {
     const k = options.k ?? 20;
     const filter = { workspaceId };
-    const fetchK = options.createdBefore ? k + Math.min(options.newerTasks ?? k, 1000) : k;
+    const hidden = options.hidden?.size ? options.hidden : null;
+    const fetchK = hidden ? k + Math.min(hidden.size, 1000) : k;
     let hits =
       options.via === 'keyword'
         ? await this.index.searchKeyword(query, filter, fetchK, { mode: options.mode ?? 'or' })
         : await this.index.searchDense(options.queryVector ?? (await this.embedder.embedQuery(query, options.signal)), filter, fetchK);
-    if (options.createdBefore) {
-      const before = options.createdBefore.getTime();
-      hits = hits.filter((h) => !h.payload.createdAt || Date.parse(h.payload.createdAt) < before).slice(0, k);
-    }
+    if (hidden) hits = hits.filter((h) => !hidden.has(h.id)).slice(0, k);
     if (options.fromIndex) {
       return hits.map((h) => ({
         id: h.id,

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Raw, Repository, type FindOptionsWhere } from 'typeorm';
 import { TransactionRunner } from '../../database/transaction-runner';
+import { timeOrderedId } from '../../database/time-ordered-id';
 import { TaskEntity } from './task.entity';
 
 /** One task of {@link TasksRepository.listHistory}; title and body are empty unless asked for. */
@@ -37,7 +37,7 @@ export class TasksRepository {
         const toSave = slice.map((t) => {
           const row = byKey.get(`${t.source}\u0000${t.externalId}`);
           if (!row) created++;
-          return Object.assign(row ?? repo.create({ id: randomUUID(), workspaceId }), t);
+          return Object.assign(row ?? repo.create({ id: timeOrderedId(), workspaceId }), t);
         });
         out.push(...(await repo.save(toSave, { chunk: 100 })));
       }
@@ -81,11 +81,13 @@ export class TasksRepository {
       select: ['id', 'files', 'taskCreatedAt', 'createdAt', 'source', 'externalId', ...(options.withText ? (['title', 'body'] as const) : [])],
     });
     const time = (d: Date | null) => (d ? d.getTime() : Number.NEGATIVE_INFINITY);
-    // Commits made in the same second and imported in the same batch tie on both dates; the row id
-    // is a random UUID, so the tie goes to the task's own id: positions (and the ranker trained on
-    // them) must not change from one import of the same history to the next.
+    // Commits made in the same second and imported in the same batch tie on both dates. The tie goes
+    // to the task's own id, so that positions (and the ranker trained on them) do not change from one
+    // import of the same history to the next. Undated tasks have only their import order to go by:
+    // row ids are time-ordered (UUIDv7, made in input order), so they keep it.
     const byKey = (a: TaskEntity, b: TaskEntity) => (a.source < b.source ? -1 : a.source > b.source ? 1 : a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : a.id < b.id ? -1 : 1);
-    rows.sort((a, b) => time(a.taskCreatedAt) - time(b.taskCreatedAt) || a.createdAt.getTime() - b.createdAt.getTime() || byKey(a, b));
+    const byRowId = (a: TaskEntity, b: TaskEntity) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    rows.sort((a, b) => time(a.taskCreatedAt) - time(b.taskCreatedAt) || a.createdAt.getTime() - b.createdAt.getTime() || (a.taskCreatedAt ? byKey(a, b) : byRowId(a, b)));
     return rows.map((r) => ({ id: r.id, files: r.files, createdAt: r.taskCreatedAt, title: r.title ?? '', body: r.body ?? '' }));
   }
 
