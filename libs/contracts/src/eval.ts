@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NextCursorSchema, pageQueryShape } from './pagination';
+import { TaskDateSchema } from './tasks';
 
 /**
  * Evaluation dataset and run-file shapes (shared/eval/FORMAT.md). Field names are the
@@ -8,15 +9,15 @@ import { NextCursorSchema, pageQueryShape } from './pagination';
 
 /** One line of `tasks.jsonl`: a past task and the files it touched. */
 export const EvalTaskSchema = z.object({
-  id: z.string().min(1),
+  id: z.union([z.string().min(1), z.number().int()]).transform(String),
   title: z.string(),
   body: z.string().default(''),
   files: z.array(z.string().min(1)),
   /** The task's files renamed forward to their paths at the cutoff; use instead of `files` when present. */
   files_at_cutoff: z.array(z.string().min(1)).optional(),
-  created_at: z.string().nullable().optional(),
+  created_at: TaskDateSchema.optional(),
 });
-export type EvalTask = z.infer<typeof EvalTaskSchema>;
+export type EvalTask = z.output<typeof EvalTaskSchema>;
 
 /** `specific` when the query names an identifier found in the corpus, else `conceptual`; other labels are allowed for hand-made sets. */
 export const EvalQueryTypeSchema = z.string().min(1);
@@ -24,7 +25,7 @@ export type EvalQueryType = 'specific' | 'conceptual' | (string & {});
 
 /** One line of `queries.jsonl`: a query and the corpus files that answer it. */
 export const EvalQuerySchema = z.object({
-  id: z.string().min(1),
+  id: z.union([z.string().min(1), z.number().int()]).transform(String),
   query: z.string().min(1),
   relevant: z.array(z.string().min(1)),
   type: EvalQueryTypeSchema,

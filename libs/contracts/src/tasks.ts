@@ -1,6 +1,56 @@
 import { z } from 'zod';
 import { NextCursorSchema, pageQueryShape } from './pagination';
 
+const ISO_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i;
+/** RFC 2822 and git's default date format: `Mon, 6 May 2019 17:46:38 +0200`, `Mon May 6 17:46:38 2019 +0200`. */
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const NAMED_DAY = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),?\\s+(?:\\d{1,2}\\s+${MONTH}\\s+\\d{4}|${MONTH}\\s+\\d{1,2})\\s.*\\d{2}:\\d{2}`, 'i');
+
+/**
+ * A task's date as ISO 8601 in UTC, from the forms histories are exported in: ISO 8601 with or
+ * without an offset (no offset reads as UTC), with a space for the `T` and `+0200` for the offset
+ * (git's `%ci`), a date alone, RFC 2822 or git's default format, or Unix time (a number or a
+ * string of digits: seconds, or milliseconds from 1e11 on). Null when it is none of them.
+ */
+export function parseTaskDate(value: string | number): string | null {
+  if (typeof value === 'number' || /^\d{9,13}(?:\.\d+)?$/.test(value.trim())) {
+    const n = Number(value);
+    // 1e11 seconds is the year 5138: a number that large is JavaScript's milliseconds.
+    const date = new Date(n >= 1e11 ? n : n * 1000);
+    return Number.isFinite(n) && n >= 0 && !Number.isNaN(date.getTime()) ? date.toISOString() : null;
+  }
+  const text = value.trim();
+  const iso = ISO_LIKE.exec(text);
+  if (iso) {
+    const [, y, mo, d, h = '00', mi = '00', sec = '00', frac = '', zone = 'Z'] = iso;
+    const offset = zone.toUpperCase() === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+    const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}${frac.slice(0, 4)}${offset}`);
+    // `new Date` rolls 2024-02-30 over to March: the calendar date must survive the round trip.
+    const valid = !Number.isNaN(date.getTime()) && Number(mo) >= 1 && Number(mo) <= 12 && Number(d) >= 1 && Number(d) <= new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
+    return valid ? date.toISOString() : null;
+  }
+  if (NAMED_DAY.test(text)) {
+    const date = new Date(text);
+    return Number.isNaN(date.getTime()) ? null : date.toISOString();
+  }
+  return null;
+}
+
+/** `created_at` of an imported task ({@link parseTaskDate}); null means "no date". */
+export const TaskDateSchema = z
+  .union([z.string(), z.number()])
+  .nullable()
+  .transform((value, ctx) => {
+    if (value === null || value === '') return undefined;
+    const iso = parseTaskDate(value);
+    if (iso === null) {
+      ctx.addIssue({ code: 'custom', message: `not a date: ${JSON.stringify(value).slice(0, 60)} (use ISO 8601, e.g. 2024-03-01T12:00:00Z, or Unix seconds)` });
+      return z.NEVER;
+    }
+    return iso;
+  })
+  .describe('when the task was created: ISO 8601 (an offset-less time is UTC), git\'s %ci or RFC 2822 date, or Unix seconds; tasks without one count as the oldest, in import order');
+
 /** One task as imported (REST body item, JSONL line per shared/eval/FORMAT.md, CSV row after mapping). */
 export const TaskInputSchema = z
   .object({
@@ -11,7 +61,7 @@ export const TaskInputSchema = z
     files_at_cutoff: z.array(z.string().min(1).max(1024)).max(2000).optional(),
     status: z.string().max(32).optional(),
     outcome: z.string().max(10_000).optional(),
-    created_at: z.string().datetime({ offset: true }).optional().or(z.string().date().optional()),
+    created_at: TaskDateSchema.optional(),
     source: z.string().trim().min(1).max(32).default('manual'),
     repository_id: z.string().uuid().optional(),
   })

@@ -197,6 +197,30 @@ describe('sextant eval run on a hand-made dataset', () => {
     expect(runFile.runs.bm25_rrf['q-huge'][0]).toBe('src/billing/invoice.ts');
   }, 150000);
 
+  it('reads a history another tool wrote: git-style dates, numeric ids, a whole message in the title, an empty title', async () => {
+    const foreign = [
+      { id: 101, title: 'Round VAT on invoice totals per currency\n\nInvoice totals were off by a cent for euro amounts.', files: ['src/billing/invoice.ts'], created_at: '2023-01-02 09:00:00 +0200' },
+      { id: 102, title: '', body: 'Retry SMTP delivery while the mailbox is busy\nRemote mailbox answers 450.', files: ['src/mail/smtp-sender.ts'], created_at: 1672704000 },
+      { id: 'c0ffee', title: 'Resize thumbnails to square jpeg', body: '', files: ['src/render/thumbnail.ts'], created_at: 'Wed Jan 4 10:00:00 2023 +0100' },
+    ];
+    const tasks = path.join(base, 'foreign-tasks.jsonl');
+    fs.writeFileSync(tasks, jsonl(foreign));
+    const res = await runCli(['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', tasks, '--queries', path.join(datasetDir, 'queries.jsonl'), '--strategies', 'task_only', '--json', path.join(out, 'foreign.json')], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData }, 120000);
+    expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(res.stderr).toMatch(/Imported tasks: 3 new, 0 updated, 0 skipped/);
+    const runs = (await readRunFile(path.join(out, 'foreign.json'))).runs.task_only;
+    expect(runs['q-vat'][0]).toBe('src/billing/invoice.ts');
+    expect(runs['q-smtp'][0]).toBe('src/mail/smtp-sender.ts');
+  }, 150000);
+
+  it('a history whose every task is refused fails the run with the first reason, instead of measuring code search alone', async () => {
+    const tasks = path.join(base, 'refused-tasks.jsonl');
+    fs.writeFileSync(tasks, jsonl(TASKS.map((t) => ({ ...t, files: Array.from({ length: 2001 }, (_, i) => `src/gen/f${i}.ts`) }))));
+    const res = await runCli(['eval', 'run', '--corpus', path.join(datasetDir, 'corpus'), '--tasks', tasks, '--queries', path.join(datasetDir, 'queries.jsonl'), '--strategies', 'task_only'], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData }, 120000);
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/None of the 3 tasks could be imported \(line 1, t-vat: files: .*2000/);
+  }, 150000);
+
   it('--simulate-ratings rates the first queries\' relevant results, refits, and scores only the rest', async () => {
     const res = await runCli(['eval', 'run', '--dataset', datasetDir, '--strategies', 'weighted_default', '--simulate-ratings', '1', '--json', path.join(out, 'rated.json')], { DATABASE_URL: '', SEXTANT_DATA_DIR: serverData }, 120000);
     expect({ code: res.code, stderr: res.code === 0 ? '' : res.stderr }).toEqual({ code: 0, stderr: '' });

@@ -87,6 +87,22 @@ describe('task import from JSONL and CSV (real app)', () => {
     expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.created_at]))).toEqual({ 'D-1': new Date('2024-03-01 10:00').toISOString(), 'D-3': '2024-03-02T06:00:00.000Z' });
   });
 
+  it('a JSONL history keeps dates in the forms tools export them (git %ci, no offset, Unix seconds, null) and names a line whose date is none', async () => {
+    const lines = [
+      { id: 'J-1', title: 'Fix rounding', created_at: '2024-03-01 12:00:00 +0200' },
+      { id: 'J-2', title: 'Fix totals', created_at: '2024-03-01T12:00:00' },
+      { id: 'J-3', title: 'Fix tax', created_at: 1709294400 },
+      { id: 'J-4', title: 'Fix labels', created_at: null },
+      { id: 'J-5', title: 'Fix nothing', created_at: 'last tuesday' },
+    ];
+    const res = await importFile({ format: 'jsonl', content: lines.map((l) => JSON.stringify(l)).join('\n'), source: 'jsonl-dates' }).expect(201);
+    const result = TaskImportResultSchema.parse(res.body);
+    expect(result).toMatchObject({ imported: 4, skipped: 1 });
+    expect(result.errors).toEqual([expect.objectContaining({ line: 5, id: 'J-5', message: 'created_at: not a date: "last tuesday" (use ISO 8601, e.g. 2024-03-01T12:00:00Z, or Unix seconds)' })]);
+    const tasks = (await request(t.app.getHttpServer()).get('/v1/tasks').query({ source: 'jsonl-dates' }).expect(200)).body.tasks as Array<{ external_id: string; created_at: string | null }>;
+    expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.created_at]))).toEqual({ 'J-1': '2024-03-01T10:00:00.000Z', 'J-2': '2024-03-01T12:00:00.000Z', 'J-3': '2024-03-01T12:00:00.000Z', 'J-4': null });
+  });
+
   it('a duplicate id in one bulk POST or file is a line error, not a 500; the first copy is stored', async () => {
     const bulk = await request(t.app.getHttpServer())
       .post('/v1/tasks')

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readQueries, readRunFile, readTasks, writeRunFile } from './index';
+import { readQueries, readRunFile, readTasks, taskImportInput, writeRunFile } from './index';
 
 describe('dataset and run-file I/O', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sextant-io-'));
@@ -20,7 +20,42 @@ describe('dataset and run-file I/O', () => {
     );
     await expect(readTasks(path)).rejects.toThrow(/tasks\.jsonl has 2 invalid line\(s\):\n {2}line 3: files: .*\n {2}line 4: invalid JSON/);
     const tasks = await readTasks(path, { onInvalid: 'skip' });
-    expect(tasks).toEqual([{ id: '3f2a9c1', title: 'Fix session cookie expiry', body: 'longer text, may be empty', files: ['lib/session.js', 'test/session.js'], created_at: '2023-04-01T12:00:00Z' }]);
+    expect(tasks).toEqual([{ id: '3f2a9c1', title: 'Fix session cookie expiry', body: 'longer text, may be empty', files: ['lib/session.js', 'test/session.js'], created_at: '2023-04-01T12:00:00.000Z' }]);
+  });
+
+  it('reads the dates and ids other tools write, as UTC ISO dates and string ids, and names a line whose date is none', async () => {
+    const forms: Array<[unknown, string | undefined]> = [
+      ['2023-04-01T14:00:00+02:00', '2023-04-01T12:00:00.000Z'],
+      ['2023-04-01 14:00:00 +0200', '2023-04-01T12:00:00.000Z'], // git log --format=%ci
+      ['2023-04-01T12:00:00', '2023-04-01T12:00:00.000Z'], // no offset: UTC
+      ['2023-04-01 12:00', '2023-04-01T12:00:00.000Z'],
+      ['2023-04-01', '2023-04-01T00:00:00.000Z'],
+      ['Sat Apr 1 14:00:00 2023 +0200', '2023-04-01T12:00:00.000Z'], // git's default format
+      ['Sat, 01 Apr 2023 14:00:00 +0200', '2023-04-01T12:00:00.000Z'], // RFC 2822
+      [1680350400, '2023-04-01T12:00:00.000Z'], // Unix seconds
+      ['1680350400', '2023-04-01T12:00:00.000Z'],
+      [1680350400000, '2023-04-01T12:00:00.000Z'], // milliseconds
+      [null, undefined],
+      ['', undefined],
+    ];
+    const path = join(dir, 'dates.jsonl');
+    writeFileSync(path, forms.map(([created_at], i) => JSON.stringify({ id: 100 + i, title: 't', files: [], created_at })).join('\n'));
+    const tasks = await readTasks(path);
+    expect(tasks.map((t) => t.created_at)).toEqual(forms.map(([, iso]) => iso));
+    expect(tasks[0].id).toBe('100');
+    for (const bad of ['yesterday', '2023-02-30', '2023-13-01T00:00:00Z', '01/04/2023']) {
+      writeFileSync(path, `{"id": "a", "title": "t", "files": []}\n${JSON.stringify({ id: 'b', title: 't', files: [], created_at: bad })}\n`);
+      await expect(readTasks(path)).rejects.toThrow(new RegExp(`line 2: created_at: not a date: "${bad.replace(/[/]/g, '\\/')}" \\(use ISO 8601`));
+    }
+  });
+
+  it('gives the importer a title it accepts and loses no text: the first line of a whole message, or of the body when the title is empty', () => {
+    expect(taskImportInput({ id: '1', title: 'Fix expiry\n\nCookies expired a day early.', body: '', files: ['a.js'] })).toEqual({ id: '1', title: 'Fix expiry', body: 'Cookies expired a day early.', files: ['a.js'] });
+    expect(taskImportInput({ id: '2', title: '  ', body: '\nRetry SMTP\nwhen busy', files: [], files_at_cutoff: ['b.js'], created_at: '2023-01-01T00:00:00.000Z' })).toEqual({ id: '2', title: 'Retry SMTP', body: 'when busy', files: ['b.js'], created_at: '2023-01-01T00:00:00.000Z' });
+    expect(taskImportInput({ id: '3', title: '', body: '', files: [] }).title).toBe('(no message)');
+    const long = taskImportInput({ id: '4', title: 'x'.repeat(1500), body: 'rest', files: [] });
+    expect(long.title).toHaveLength(1000);
+    expect(long.body).toBe(`${'x'.repeat(500)}\n\nrest`);
   });
 
   it('reads queries and defaults a missing task body to empty', async () => {

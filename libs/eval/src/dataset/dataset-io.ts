@@ -18,6 +18,27 @@ export function taskFiles(task: Pick<EvalTask, 'files' | 'files_at_cutoff'>): st
   return task.files_at_cutoff ?? task.files;
 }
 
+const TITLE_MAX = 1000;
+const BODY_MAX = 100_000;
+/** The title of a task whose message is empty. */
+export const NO_MESSAGE_TITLE = '(no message)';
+
+/**
+ * A dataset task as the task importer takes it. Histories written by other tools put a whole
+ * commit message in the title, or leave it empty: the title becomes the first non-empty line
+ * (at most 1,000 characters) and everything else the body, so that no task is refused for its
+ * shape and no text is lost.
+ */
+export function taskImportInput(task: EvalTask): { id: string; title: string; body: string; files: string[]; created_at?: string } {
+  const message = `${task.title}\n\n${task.body}`.trim();
+  const lines = message.split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  const subject = first === -1 ? NO_MESSAGE_TITLE : lines[first].trim();
+  const title = subject.length > TITLE_MAX ? subject.slice(0, TITLE_MAX) : subject;
+  const rest = [subject.slice(title.length), ...lines.slice(first + 1)].join('\n').trim();
+  return { id: task.id, title, body: rest.slice(0, BODY_MAX), files: taskFiles(task), ...(task.created_at ? { created_at: task.created_at } : {}) };
+}
+
 /** Reads and validates `tasks.jsonl`. */
 export async function readTasks(path: string, options?: ReadJsonlOptions): Promise<EvalTask[]> {
   return (await readJsonl(path, EvalTaskSchema, options)).items;

@@ -55,7 +55,7 @@ describe('makeDataset from a real git history', () => {
     const first = ds.tasks[0];
     expect(first.files.sort()).toEqual(['README.md', 'src/router.ts', 'src/session.ts']);
     expect(taskFiles(first).sort()).toEqual(['README.md', 'src/http/router.ts', 'src/session.ts']);
-    expect(ds.tasks[1]).toMatchObject({ title: 'Add cookie parsing', body: 'Parse cookies before sessions.', created_at: '2023-01-01T02:00:00Z' });
+    expect(ds.tasks[1]).toMatchObject({ title: 'Add cookie parsing', body: 'Parse cookies before sessions.', created_at: '2023-01-01T02:00:00.000Z' });
 
     // Queries: only real work, only modified files that exist at the cutoff, mapped back through later renames.
     expect(ds.queries).toEqual([

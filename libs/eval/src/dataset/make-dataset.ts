@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { codeMentions, findIdentifiersInCorpus } from './code-mentions';
-import { DATASET_FILES, writeDataset } from './dataset-io';
+import { DATASET_FILES, NO_MESSAGE_TITLE, writeDataset } from './dataset-io';
 
 /** Options for {@link makeDataset}. */
 export interface MakeDatasetOptions {
@@ -153,7 +153,6 @@ export async function makeDataset(options: MakeDatasetOptions): Promise<MadeData
 }
 
 /** Title of a past commit written with an empty message (the task still says which files changed together). */
-const NO_MESSAGE_TITLE = '(no message)';
 
 /** Tasks from commits given newest first; renames and splits are followed forward to the cutoff. */
 function buildTasks(commitsNewestFirst: readonly GitCommit[], atCutoff: ReadonlySet<string>): EvalTask[] {

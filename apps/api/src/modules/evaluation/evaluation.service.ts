@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { SearchRequestSchema, type EvalQuery, type EvalRunFile, type IndexJob, type RankerStatus, type TaskImportResult } from '@sextant/contracts';
-import { taskFiles, type EvalDataset } from '@sextant/eval';
+import { taskFiles, taskImportInput, type EvalDataset } from '@sextant/eval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { RankerTrainingService } from '../fusion/ranker-training.service';
 import { SearchService } from '../fusion/search.service';
@@ -100,11 +100,12 @@ export class EvaluationService {
     onProgress?.({ phase: 'index', job });
     if (job.status !== 'succeeded') throw new DomainError(DomainErrorCode.Unavailable, `Indexing the corpus ${dataset.corpusDir} ended ${job.status}${job.error ? `: ${job.error}` : ''}`);
 
-    const tasks = await this.taskHistory.importTasks(
-      ws.id,
-      dataset.tasks.map((t) => ({ id: t.id, title: t.title, body: t.body, files: taskFiles(t), ...(t.created_at ? { created_at: t.created_at } : {}) })),
-      { source: 'git', repositoryId: repo.id },
-    );
+    const tasks = await this.taskHistory.importTasks(ws.id, dataset.tasks.map(taskImportInput), { source: 'git', repositoryId: repo.id });
+    // A run whose history was refused would measure code search alone under the default's name.
+    if (dataset.tasks.length > 0 && tasks.imported + tasks.updated === 0) {
+      const first = tasks.errors[0];
+      throw new DomainError(DomainErrorCode.InvalidInput, `None of the ${dataset.tasks.length} tasks could be imported${first ? ` (line ${first.line}${first.id ? `, ${first.id}` : ''}: ${first.message})` : ''}`);
+    }
     endPhase('tasks');
     onProgress?.({ phase: 'tasks', result: tasks });
     // As a server would after this import: the default strategy uses the ranker when the history allows one.
