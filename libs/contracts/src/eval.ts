@@ -28,7 +28,8 @@ export const EvalQuerySchema = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
   query: z.string().min(1),
   relevant: z.array(z.string().min(1)),
-  type: EvalQueryTypeSchema,
+  /** Optional: a query set made by another tool may not label its queries; they are scored overall. */
+  type: EvalQueryTypeSchema.default('unlabelled'),
 });
 export type EvalQuery = Omit<z.infer<typeof EvalQuerySchema>, 'type'> & { type: EvalQueryType };
 

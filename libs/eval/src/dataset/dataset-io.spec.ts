@@ -62,6 +62,9 @@ describe('dataset and run-file I/O', () => {
     const q = join(dir, 'queries.jsonl');
     writeFileSync(q, '{"id": "9b1e0d4", "query": "title + body", "relevant": ["lib/router/index.js"], "type": "specific"}\n');
     expect(await readQueries(q)).toEqual([{ id: '9b1e0d4', query: 'title + body', relevant: ['lib/router/index.js'], type: 'specific' }]);
+    // Another tool's query set: an integer id, no type.
+    writeFileSync(q, '{"id": 42, "query": "title + body", "relevant": ["lib/router/index.js"]}\n');
+    expect(await readQueries(q)).toEqual([{ id: '42', query: 'title + body', relevant: ['lib/router/index.js'], type: 'unlabelled' }]);
     const t = join(dir, 't2.jsonl');
     writeFileSync(t, '{"id": "a", "title": "x", "files": []}\n');
     expect((await readTasks(t))[0].body).toBe('');
