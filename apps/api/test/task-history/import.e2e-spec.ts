@@ -77,14 +77,14 @@ describe('task import from JSONL and CSV (real app)', () => {
     expect(found.body.tasks.map((x: { title: string }) => x.title)).toContain('Rotate [REDACTED] after the leak');
     expect(found.text).not.toContain(token);
   });
-  it('a CSV date nobody can read is an error on its line; the other rows and their dates are kept', async () => {
+  it('a CSV date nobody can read is an error on its line; the other rows and their dates (read as JSONL reads them, no offset = UTC) are kept', async () => {
     const csv = ['id,title,files,created_at', 'D-1,Fix rounding,src/money.ts,2024-03-01 10:00', 'D-2,Fix totals,src/total.ts,not-a-date', 'D-3,Fix tax,src/tax.ts,2024-03-02T08:00:00+02:00'].join('\n');
     const res = await importFile({ format: 'csv', content: csv, source: 'csv-dates', columns: { id: 'id', title: 'title', files: 'files', created_at: 'created_at' } }).expect(201);
     const result = TaskImportResultSchema.parse(res.body);
     expect(result).toMatchObject({ imported: 2, skipped: 1 });
     expect(result.errors).toEqual([expect.objectContaining({ line: 3, id: 'D-2', message: expect.stringMatching(/created_at/) })]);
     const tasks = (await request(t.app.getHttpServer()).get('/v1/tasks').query({ source: 'csv-dates' }).expect(200)).body.tasks as Array<{ external_id: string; created_at: string }>;
-    expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.created_at]))).toEqual({ 'D-1': new Date('2024-03-01 10:00').toISOString(), 'D-3': '2024-03-02T06:00:00.000Z' });
+    expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.created_at]))).toEqual({ 'D-1': '2024-03-01T10:00:00.000Z', 'D-3': '2024-03-02T06:00:00.000Z' });
   });
 
   it('a JSONL history keeps dates in the forms tools export them (git %ci, no offset, Unix seconds, null) and names a line whose date is none', async () => {

@@ -44,12 +44,6 @@ export interface CsvColumnMapping {
   filesSeparator?: string;
 }
 
-/** A CSV date in any form `Date` reads, as ISO; anything else is passed on as written so validation reports it on its line. */
-function csvDate(value: string): string {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? value : date.toISOString();
-}
-
 /**
  * Task history: stores tasks relationally and indexes them (dense + BM25) in the
  * TaskIndex, so a query finds similar past work and, through it, the files that work touched.
@@ -179,7 +173,7 @@ export class TaskHistoryService {
       ...(mapping.body ? { body: r[mapping.body] ?? '' } : {}),
       files: mapping.files ? split(r[mapping.files] ?? '').map((f) => f.trim()).filter(Boolean) : [],
       ...(mapping.status && r[mapping.status] ? { status: r[mapping.status] } : {}),
-      ...(mapping.created_at && r[mapping.created_at] ? { created_at: csvDate(r[mapping.created_at]) } : {}),
+      ...(mapping.created_at && r[mapping.created_at] ? { created_at: r[mapping.created_at] } : {}),
     }));
     const result = await this.importTasks(workspaceId, items, defaults);
     for (const e of result.errors) if (e.line !== undefined) e.line += 1; // header row
