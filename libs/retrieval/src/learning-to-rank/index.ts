@@ -5,3 +5,4 @@ export * from './file-term-index';
 export * from './history-profile';
 export * from './routine-changes';
 export { lowerBound } from './sorted-arrays';
+export * from './history-order';

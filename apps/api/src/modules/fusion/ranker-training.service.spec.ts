@@ -174,8 +174,8 @@ describe('RankerTrainingService history cut', () => {
     const tasks = { listHistory: async () => history } as unknown as TasksRepository;
     const files = { listIndexed: async () => Array.from({ length: 4 }, (_, i) => ({ repositoryId: 'r', path: `src/f${i}.ts` })) } as unknown as FilesRepository;
     const rated = { list: async () => [], count: async () => 0 } as unknown as RatedSearchesRepository;
-    await new RankerTrainingService(search, ranker, tasks, files, rated, new RankerFeatureLog()).train('ws');
-    return asked;
+    const status = await new RankerTrainingService(search, ranker, tasks, files, rated, new RankerFeatureLog()).train('ws');
+    return Object.assign(asked, { message: status.message });
   }
 
   it('trains on a history without dates, and no training query sees its own task or any later one', async () => {
@@ -191,6 +191,18 @@ describe('RankerTrainingService history cut', () => {
       expect(hidden.size).toBe(300 - position);
       if (position > 0) expect(hidden.has(`row-${position - 1}`)).toBe(false);
     }
+  });
+
+  it('does not train on a history without dates that is listed newest first, and says how to fix it', async () => {
+    // The oldest tasks (listed last) name files deleted since: src/f4.ts and src/f5.ts are not indexed.
+    const history = Array.from({ length: 300 }, (_, n) => ({ id: `row-${n}`, title: `task ${n}`, body: '', files: [n >= 225 ? `src/f${4 + (n % 2)}.ts` : `src/f${n % 4}.ts`], createdAt: null }));
+    const backwards = await cutsFor(history);
+    expect(backwards).toHaveLength(0);
+    expect(backwards.message).toBe(
+      'Not trained: the history has no dates and seems to be listed newest first (100% of the files its first quarter of tasks touched are indexed today, against 0% of its last quarter\'s). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.',
+    );
+    // The same tasks listed oldest first train as usual.
+    expect((await cutsFor([...history].reverse())).length).toBeGreaterThan(0);
   });
 
   it('cuts tasks of the same second by their place in the history, not by their date', async () => {

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { RankerStatus } from '@sextant/contracts';
-import { CODE_FIRST_PLACES, crossValidatedMetrics, FEATURE_NAMES, fileKind, gradedAsChanged, listMetrics, orderByScore, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type RankingExample } from '@sextant/retrieval';
+import { checkUndatedOrder, CODE_FIRST_PLACES, crossValidatedMetrics, FEATURE_NAMES, fileKind, gradedAsChanged, listMetrics, orderByScore, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type RankingExample } from '@sextant/retrieval';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { FeedbackEvents } from '../realtime/realtime.events';
 import { IndexEvents } from '../indexing/services/indexing.tokens';
@@ -187,6 +187,16 @@ export class RankerTrainingService implements OnModuleDestroy {
     if (tooShort) {
       const message = `Not trained: the learned ranker needs at least ${MIN_HISTORY_TASKS} past tasks with ${MIN_EXAMPLES} touching 1-${MAX_LABEL_FILES} indexed files (have ${history.length} tasks, ${usable.length} usable); searches use plain fusion.`;
       return { ...(await this.ranker.status(workspaceId, message)), message };
+    }
+    // Undated tasks are taken in the order they were imported, oldest first. Trained on a list that
+    // runs newest first, the ranker would learn the history backwards: stay on plain fusion and say why.
+    if (history.every((t) => t.createdAt === null)) {
+      const order = checkUndatedOrder(history.map((t) => t.files), indexed);
+      if (order.newestFirst) {
+        const pct = (x: number) => `${Math.round(x * 100)}%`;
+        const message = `Not trained: the history has no dates and seems to be listed newest first (${pct(order.firstQuarterIndexed)} of the files its first quarter of tasks touched are indexed today, against ${pct(order.lastQuarterIndexed)} of its last quarter's). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.`;
+        return { ...(await this.ranker.status(workspaceId, message)), message };
+      }
     }
     // Training examples use the whole-file index of the files as indexed now, not one a rebuild is replacing.
     await this.ranker.settled(workspaceId);
