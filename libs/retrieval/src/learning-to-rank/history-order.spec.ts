@@ -1,25 +1,27 @@
 import { checkUndatedOrder, NEWEST_FIRST_MARGIN } from './history-order';
 
 describe('checkUndatedOrder', () => {
-  // A project that renamed lib/ to src/ halfway: its early tasks name files that are gone.
-  const oldestFirst = [...Array.from({ length: 40 }, (_, i) => [`lib/m${i % 5}.py`, `src/m${i % 5}.py`]), ...Array.from({ length: 60 }, (_, i) => [`src/m${i % 5}.py`])];
+  // A project that dropped lib/ halfway: half of its early tasks name only files that are gone,
+  // or nothing at all when they were written with their paths at the cutoff.
+  const oldestFirst = [...Array.from({ length: 40 }, (_, i) => (i % 2 ? [`lib/m${i % 5}.py`] : i % 4 ? [] : [`src/m${i % 5}.py`, 'lib/x.py'])), ...Array.from({ length: 60 }, (_, i) => [`src/m${i % 5}.py`])];
   const indexed = new Set(Array.from({ length: 5 }, (_, i) => `src/m${i}.py`));
 
   it('takes a history whose newest tasks name more of today\'s files as listed oldest first', () => {
-    const check = checkUndatedOrder(oldestFirst, indexed);
-    expect(check).toEqual({ firstQuarterIndexed: 0.5, lastQuarterIndexed: 1, newestFirst: false });
+    expect(checkUndatedOrder(oldestFirst, indexed)).toEqual({ firstQuarterLive: 0.28, lastQuarterLive: 1, newestFirst: false });
   });
 
   it('reads the same history reversed as newest first', () => {
-    expect(checkUndatedOrder([...oldestFirst].reverse(), indexed)).toEqual({ firstQuarterIndexed: 1, lastQuarterIndexed: 0.5, newestFirst: true });
+    expect(checkUndatedOrder([...oldestFirst].reverse(), indexed)).toEqual({ firstQuarterLive: 1, lastQuarterLive: 0.28, newestFirst: true });
   });
 
   it('takes a history without that asymmetry as listed, whichever way it runs', () => {
     const even = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? ['lib/gone.py'] : [`src/m${i % 5}.py`]));
     expect(checkUndatedOrder(even, indexed).newestFirst).toBe(false);
     expect(checkUndatedOrder([...even].reverse(), indexed).newestFirst).toBe(false);
-    // Just under the margin is not enough.
-    const slight = [...Array.from({ length: 25 }, () => ['src/m1.py']), ...Array.from({ length: 50 }, () => ['src/m2.py']), ...Array.from({ length: 25 }, (_, i) => (i < Math.ceil(25 * NEWEST_FIRST_MARGIN) - 1 ? ['lib/gone.py'] : ['src/m3.py']))];
-    expect(checkUndatedOrder(slight, indexed).newestFirst).toBe(false);
+    // One task short of the margin is not enough; at the margin it is.
+    const gone = Math.ceil(25 * NEWEST_FIRST_MARGIN);
+    const slight = (n: number) => [...Array.from({ length: 75 }, () => ['src/m1.py']), ...Array.from({ length: 25 }, (_, i) => (i < n ? ['lib/gone.py'] : ['src/m3.py']))];
+    expect(checkUndatedOrder(slight(gone - 1), indexed).newestFirst).toBe(false);
+    expect(checkUndatedOrder(slight(gone), indexed).newestFirst).toBe(true);
   });
 });

@@ -199,7 +199,7 @@ describe('RankerTrainingService history cut', () => {
     const backwards = await cutsFor(history);
     expect(backwards).toHaveLength(0);
     expect(backwards.message).toBe(
-      'Not trained: the history has no dates and seems to be listed newest first (100% of the files its first quarter of tasks touched are indexed today, against 0% of its last quarter\'s). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.',
+      'Not trained: the history has no dates and seems to be listed newest first (100% of its first quarter of tasks name a file that is indexed today, against 0% of its last quarter). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.',
     );
     // The same tasks listed oldest first train as usual.
     expect((await cutsFor([...history].reverse())).length).toBeGreaterThan(0);

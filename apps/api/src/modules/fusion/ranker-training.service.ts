@@ -194,7 +194,7 @@ export class RankerTrainingService implements OnModuleDestroy {
       const order = checkUndatedOrder(history.map((t) => t.files), indexed);
       if (order.newestFirst) {
         const pct = (x: number) => `${Math.round(x * 100)}%`;
-        const message = `Not trained: the history has no dates and seems to be listed newest first (${pct(order.firstQuarterIndexed)} of the files its first quarter of tasks touched are indexed today, against ${pct(order.lastQuarterIndexed)} of its last quarter's). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.`;
+        const message = `Not trained: the history has no dates and seems to be listed newest first (${pct(order.firstQuarterLive)} of its first quarter of tasks name a file that is indexed today, against ${pct(order.lastQuarterLive)} of its last quarter). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.`;
         return { ...(await this.ranker.status(workspaceId, message)), message };
       }
     }
