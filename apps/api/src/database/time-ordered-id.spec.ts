@@ -1,4 +1,5 @@
-import { timeOrderedId } from './time-ordered-id';
+import { randomUUID } from 'node:crypto';
+import { isTimeOrderedId, timeOrderedId } from './time-ordered-id';
 
 describe('timeOrderedId', () => {
   it('is a version-7 RFC 9562 UUID carrying the timestamp', () => {
@@ -18,5 +19,11 @@ describe('timeOrderedId', () => {
   it('does not go backwards when the clock does', () => {
     const later = timeOrderedId(Date.now() + 120_000);
     expect(timeOrderedId(Date.now()) > later).toBe(true);
+  });
+
+  it('tells its ids from random (v4) UUIDs, which rows stored by earlier versions have', () => {
+    expect(isTimeOrderedId(timeOrderedId())).toBe(true);
+    expect(isTimeOrderedId(randomUUID())).toBe(false);
+    expect(isTimeOrderedId('row-1')).toBe(false);
   });
 });

@@ -37,3 +37,8 @@ export function timeOrderedId(now = Date.now()): string {
   const tail = Buffer.from(random.buffer, random.byteOffset + 2, 6).toString('hex');
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${hex(counter, 3)}-${variant}-${tail}`;
 }
+
+/** Whether an id was made by {@link timeOrderedId} (a UUIDv7), so that sorting such ids gives the order they were made in. */
+export function isTimeOrderedId(id: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(id);
+}

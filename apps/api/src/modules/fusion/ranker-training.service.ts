@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import type { RankerStatus } from '@sextant/contracts';
 import { checkUndatedOrder, CODE_FIRST_PLACES, crossValidatedMetrics, FEATURE_NAMES, fileKind, gradedAsChanged, listMetrics, orderByScore, rankerBeatsFusion, scoreCandidates, trainLinearRanker, type RankingExample } from '@sextant/retrieval';
+import { isTimeOrderedId } from '../../database/time-ordered-id';
 import { FilesRepository } from '../indexing/repositories/files.repository';
 import { FeedbackEvents } from '../realtime/realtime.events';
 import { IndexEvents } from '../indexing/services/indexing.tokens';
@@ -185,7 +186,9 @@ export class RankerTrainingService implements OnModuleDestroy {
     const usable = usableQueries(history, indexed);
     const tooShort = history.length < MIN_HISTORY_TASKS || usable.length < MIN_EXAMPLES;
     if (tooShort) {
-      const message = `Not trained: the learned ranker needs at least ${MIN_HISTORY_TASKS} past tasks with ${MIN_EXAMPLES} touching 1-${MAX_LABEL_FILES} indexed files (have ${history.length} tasks, ${usable.length} usable); searches use plain fusion.`;
+      const unordered = history.filter((t) => !orderKnown(t)).length;
+      const why = unordered ? `; ${unordered} tasks without dates were imported before Sextant kept the order of such tasks, so they cannot be asked as training queries: import them again, with dates or oldest first, into a new workspace` : '';
+      const message = `Not trained: the learned ranker needs at least ${MIN_HISTORY_TASKS} past tasks with ${MIN_EXAMPLES} touching 1-${MAX_LABEL_FILES} indexed files (have ${history.length} tasks, ${usable.length} usable${why}); searches use plain fusion.`;
       return { ...(await this.ranker.status(workspaceId, message)), message };
     }
     // Undated tasks are taken in the order they were imported, oldest first. Trained on a list that
@@ -295,17 +298,27 @@ function labelGrade(path: string): number {
 
 /**
  * Positions of tasks that can be training queries: with some history before them, touching
- * 1..MAX_LABEL_FILES indexed files. Undated tasks count too: the history keeps them in the order
- * they were imported, and training cuts it by position, not by date.
+ * 1..MAX_LABEL_FILES indexed files, in a known place ({@link orderKnown}). Undated tasks count
+ * too: the history keeps them in the order they were imported, and training cuts it by position,
+ * not by date.
  */
 function usableQueries(history: readonly HistoryTaskRow[], indexed: ReadonlySet<string>): number[] {
   const out: number[] = [];
   history.forEach((t, position) => {
-    if (position < 20) return;
+    if (position < 20 || !orderKnown(t)) return;
     const labels = t.files.filter((f) => indexed.has(f)).length;
     if (labels >= 1 && labels <= MAX_LABEL_FILES) out.push(position);
   });
   return out;
+}
+
+/**
+ * Whether a task's place in the history is known: it has a date, or it was stored with a
+ * time-ordered row id, which keeps the import order. Undated tasks stored by earlier versions
+ * have random ids, and their order among themselves is arbitrary.
+ */
+function orderKnown(task: HistoryTaskRow): boolean {
+  return task.createdAt !== null || isTimeOrderedId(task.id);
 }
 
 /** Row ids of the tasks from `position` on: what a query asked at that point of the history must not see. */
