@@ -165,7 +165,7 @@ describe('RankerTrainingService acceptance', () => {
 describe('RankerTrainingService history cut', () => {
   /** Fits on `history` and returns, per training query, the task it was made from and the cut it was asked with. */
   async function cutsFor(history: Array<{ id: string; title: string; body: string; files: string[]; createdAt: Date | null }>) {
-    const asked: Array<{ task: number; hidden: ReadonlySet<string>; position: number }> = [];
+    const asked: Array<{ task: number; hidden: HistoryCutoff['hiddenTasks']; position: number }> = [];
     const search = {
       rankingExample: async (_ws: string, query: string, cutoff: HistoryCutoff) => {
         asked.push({ task: Number(/task (\d+)/.exec(query)![1]), hidden: cutoff.hiddenTasks, position: cutoff.position });

@@ -11,7 +11,7 @@ import { TasksRepository, type HistoryTaskRow } from '../task-history/tasks.repo
 import { LearnedRankerService, type RankerReport, type StoredRanker } from './learned-ranker.service';
 import { loggedCandidates, RankerFeatureLog } from './ranker-feature-log';
 import { RatedSearchesRepository } from './rated-searches.repository';
-import { SearchService, type RankingCandidate } from './search.service';
+import { SearchService, type HiddenTasks, type RankingCandidate } from './search.service';
 
 /** Past tasks needed before a ranker is fitted at all. */
 export const MIN_HISTORY_TASKS = 100;
@@ -204,6 +204,7 @@ export class RankerTrainingService implements OnModuleDestroy {
     // Training examples use the whole-file index of the files as indexed now, not one a rebuild is replacing.
     await this.ranker.settled(workspaceId);
     const chosen = usable.slice(-MAX_EXAMPLES);
+    const positions = positionsOf(history);
     const examples: Array<RankingExample & { position: number }> = [];
     for (const [i, position] of chosen.entries()) {
       options.signal?.throwIfAborted();
@@ -213,14 +214,14 @@ export class RankerTrainingService implements OnModuleDestroy {
       const gap = Math.min(Math.floor(((i * 0.6180339887) % 1) * 2 * HISTORY_GAP), Math.floor(position / 10));
       const asOf = position - gap;
       const query = `${task.title}\n\n${task.body}`.trim();
-      const candidates = (await this.search.rankingExample(workspaceId, query, { hiddenTasks: tasksFrom(history, asOf), position: asOf }, options.signal)).filter((c) => indexed.has(c.path));
+      const candidates = (await this.search.rankingExample(workspaceId, query, { hiddenTasks: tasksFrom(positions, asOf), position: asOf }, options.signal)).filter((c) => indexed.has(c.path));
       const relevant = new Set(task.files.filter((f) => indexed.has(f)));
       examples.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => (relevant.has(c.path) ? labelGrade(c.path) : 0)), relevantTotal: relevant.size, position });
       if (this.featureLog.enabled) this.logExample('task', query, { position, asOf }, [...relevant].map((p) => [p, labelGrade(p)]), candidates);
       options.onProgress?.({ done: i + 1, total: chosen.length });
     }
     const ratedSeen = await this.ratedSearches.count(workspaceId);
-    const rated = await this.ratedExamples(workspaceId, history, options, examples.length);
+    const rated = await this.ratedExamples(workspaceId, history, positions, options, examples.length);
     const split = Math.floor(examples.length * (1 - VALIDATION_SHARE));
     const held = examples.slice(split);
     // Rated searches only ever train: the held-out past tasks alone decide whether the model beats fusion.
@@ -265,14 +266,14 @@ export class RankerTrainingService implements OnModuleDestroy {
    * the files people rated up as its labels (graded by their mean rating), weighted
    * {@link RATED_SEARCH_WEIGHT}.
    */
-  private async ratedExamples(workspaceId: string, history: readonly HistoryTaskRow[], options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal }, done: number): Promise<RankingExample[]> {
+  private async ratedExamples(workspaceId: string, history: readonly HistoryTaskRow[], positions: ReadonlyMap<string, number>, options: { onProgress?: (p: TrainingProgress) => void; signal?: AbortSignal }, done: number): Promise<RankingExample[]> {
     const rated = await this.ratedSearches.list(workspaceId, MAX_RATED_SEARCHES);
     const out: RankingExample[] = [];
     for (const [i, r] of rated.entries()) {
       options.signal?.throwIfAborted();
       if (this.closed) throw new Error('shutting down');
       const position = tasksBefore(history, r.searchedAt);
-      const candidates = await this.search.rankingExample(workspaceId, r.query, { hiddenTasks: tasksFrom(history, position), position }, options.signal);
+      const candidates = await this.search.rankingExample(workspaceId, r.query, { hiddenTasks: tasksFrom(positions, position), position }, options.signal);
       out.push({ features: candidates.map((c) => c.features), labels: candidates.map((c) => r.grades.get(c.path) ?? 0), relevantTotal: r.grades.size, weight: RATED_SEARCH_WEIGHT });
       if (this.featureLog.enabled) this.logExample('rating', r.query, { position, asOf: position }, [...r.grades], candidates);
       options.onProgress?.({ done: done + i + 1, total: done + rated.length });
@@ -321,11 +322,17 @@ function orderKnown(task: HistoryTaskRow): boolean {
   return task.createdAt !== null || isTimeOrderedId(task.id);
 }
 
-/** Row ids of the tasks from `position` on: what a query asked at that point of the history must not see. */
-function tasksFrom(history: readonly HistoryTaskRow[], position: number): Set<string> {
-  const out = new Set<string>();
-  for (let i = position; i < history.length; i++) out.add(history[i].id);
-  return out;
+/** Each task's position in the history, by row id: built once per fit, read by every training query's cut. */
+function positionsOf(history: readonly HistoryTaskRow[]): Map<string, number> {
+  return new Map(history.map((t, i) => [t.id, i]));
+}
+
+/**
+ * The tasks from `position` on, by row id: what a query asked at that point of the history must
+ * not see. A task imported while training runs (not in `positions`) is newer still, so hidden too.
+ */
+function tasksFrom(positions: ReadonlyMap<string, number>, position: number): HiddenTasks {
+  return { has: (id) => (positions.get(id) ?? Number.POSITIVE_INFINITY) >= position, size: positions.size - position };
 }
 
 /** How many tasks of the (oldest-first) history were created before `at`; undated tasks count as old. */

@@ -106,6 +106,9 @@ export interface SearchOptions {
   ranker?: 'auto' | 'off';
 }
 
+/** Which tasks (by row id) a query asked at a past point of the history must not see, and how many. */
+export type HiddenTasks = Pick<ReadonlySet<string>, 'has' | 'size'>;
+
 /** The history as it was before a past task: training asks each held-out task at its own position. */
 export interface HistoryCutoff {
   /**
@@ -113,7 +116,7 @@ export interface HistoryCutoff {
    * rather than a date, so that tasks without dates (kept in the order they were imported) and
    * tasks made in the same second as the position cut exactly where the history features do.
    */
-  hiddenTasks: ReadonlySet<string>;
+  hiddenTasks: HiddenTasks;
   /** The position in the change history features are computed at. */
   position: number;
 }

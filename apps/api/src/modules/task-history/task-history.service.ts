@@ -238,7 +238,7 @@ export class TaskHistoryService {
       signal?: AbortSignal;
       fromIndex?: boolean;
       /** Row ids of tasks to leave out (those after a past point of the history); that many more are fetched so k remain after the cut. */
-      hidden?: ReadonlySet<string>;
+      hidden?: Pick<ReadonlySet<string>, 'has' | 'size'>;
     } = {},
   ): Promise<SimilarTask[]> {
     const k = options.k ?? 20;
