@@ -103,6 +103,28 @@ describe('task import from JSONL and CSV (real app)', () => {
     expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.created_at]))).toEqual({ 'J-1': '2024-03-01T10:00:00.000Z', 'J-2': '2024-03-01T12:00:00.000Z', 'J-3': '2024-03-01T12:00:00.000Z', 'J-4': null });
   });
 
+  it('reads a file saved on Windows (byte-order mark, CRLF, backslashed or ./ paths) as the index names its files, and refuses a path outside the repository on its line', async () => {
+    const lines = [
+      { id: 'W-1', title: 'Fix rounding', files: ['.\\src\\billing\\round.py', 'src//billing/../billing/tax.py'] },
+      { id: 'W-2', title: 'Fix totals', files: ['./src/billing/round.py', 'src/billing/round.py'] },
+      { id: 'W-3', title: 'Read secrets', files: ['src/ok.py', '../../etc/passwd'] },
+      { id: 'W-4', title: 'Read more secrets', files: ['C:\\Users\\me\\app.py'] },
+    ];
+    const content = `\uFEFF${lines.map((l) => JSON.stringify(l)).join('\r\n')}\r\n`;
+    const result = TaskImportResultSchema.parse((await importFile({ format: 'jsonl', content, source: 'jsonl-windows' }).expect(201)).body);
+    expect(result).toMatchObject({ imported: 2, skipped: 2 });
+    expect(result.errors).toEqual([
+      expect.objectContaining({ line: 3, id: 'W-3', message: expect.stringMatching(/^files\.1: not a path inside the repository: "\.\.\/\.\.\/etc\/passwd"/) }),
+      expect.objectContaining({ line: 4, id: 'W-4', message: expect.stringMatching(/^files\.0: not a path inside the repository/) }),
+    ]);
+    const tasks = await listed('jsonl-windows');
+    expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.files.sort()]))).toEqual({ 'W-1': ['src/billing/round.py', 'src/billing/tax.py'], 'W-2': ['src/billing/round.py'] });
+
+    const csv = '\uFEFFid,title,files\r\nC-1,Fix export,"src\\export\\csv.py;./src/export/xlsx.py"\r\n';
+    expect(TaskImportResultSchema.parse((await importFile({ format: 'csv', content: csv, source: 'csv-windows', columns: { id: 'id', title: 'title', files: 'files' } }).expect(201)).body)).toMatchObject({ imported: 1, skipped: 0 });
+    expect((await listed('csv-windows'))[0].files.sort()).toEqual(['src/export/csv.py', 'src/export/xlsx.py']);
+  });
+
   it('a duplicate id in one bulk POST or file is a line error, not a 500; the first copy is stored', async () => {
     const bulk = await request(t.app.getHttpServer())
       .post('/v1/tasks')

@@ -70,6 +70,16 @@ describe('dataset and run-file I/O', () => {
     expect((await readTasks(t))[0].body).toBe('');
   });
 
+  it('reads paths as the corpus names them (Windows separators, ./, a byte-order mark) and names a line whose path leaves the repository', async () => {
+    const q = join(dir, 'paths.jsonl');
+    writeFileSync(q, '\uFEFF{"id": 1, "query": "q", "relevant": [".\\\\lib\\\\router\\\\index.js", "lib//a/../b.js"]}\r\n');
+    expect((await readQueries(q))[0].relevant).toEqual(['lib/router/index.js', 'lib/b.js']);
+    const t = join(dir, 'paths-tasks.jsonl');
+    writeFileSync(t, '{"id": "a", "title": "x", "files": ["./lib/a.js"], "files_at_cutoff": ["lib\\\\b.js"]}\n{"id": "b", "title": "y", "files": ["../outside.js"]}\n');
+    await expect(readTasks(t)).rejects.toThrow(/line 2: files\.0: not a path inside the repository: "\.\.\/outside\.js"/);
+    expect(await readTasks(t, { onInvalid: 'skip' })).toEqual([{ id: 'a', title: 'x', body: '', files: ['lib/a.js'], files_at_cutoff: ['lib/b.js'] }]);
+  });
+
   it('round-trips the run file of FORMAT.md', async () => {
     const runFile = {
       runs: { task_only: { '9b1e0d4': ['lib/a.js', 'lib/b.js'] }, file_only: { '9b1e0d4': ['lib/b.js'] }, rrf: { '9b1e0d4': ['lib/b.js', 'lib/a.js'] } },

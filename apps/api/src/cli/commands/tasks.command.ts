@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import { parse as parseCsv } from 'csv-parse/sync';
 import type { Repository, TaskImportResult } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
@@ -29,12 +30,12 @@ export function registerTasks(program: Command): void {
     .description('Import tasks from JSONL (docs/eval-format.md) or CSV; bad lines are reported, the rest imported')
     .option('--format <fmt>', 'jsonl | csv (default: from the file extension)')
     .option('--source <name>', 'source label for these tasks (e.g. jira, github)', 'import')
-    .option('--csv-id <column>', 'CSV column with the task id', 'id')
-    .option('--csv-title <column>', 'CSV column with the title', 'title')
-    .option('--csv-body <column>', 'CSV column with the body', 'body')
-    .option('--csv-files <column>', 'CSV column with the touched files', 'files')
-    .option('--csv-status <column>', 'CSV column with the status')
-    .option('--csv-created-at <column>', 'CSV column with the creation date')
+    .option('--csv-id <column>', 'CSV column with the task id (default: id)')
+    .option('--csv-title <column>', 'CSV column with the title (default: title)')
+    .option('--csv-body <column>', 'CSV column with the body (default: body, when the file has it)')
+    .option('--csv-files <column>', 'CSV column with the touched files (default: files, when the file has it)')
+    .option('--csv-status <column>', 'CSV column with the status (default: status, when the file has it)')
+    .option('--csv-created-at <column>', 'CSV column with the creation date (default: created_at, when the file has it)')
     .option('--workspace <slug>', 'workspace', 'default')
     .option('--json', 'print the result as JSON')
     .option('--no-train', 'do not fit the learned ranker afterwards (without a server, the import fits it when the history calls for it)')
@@ -44,7 +45,7 @@ export function registerTasks(program: Command): void {
       if (!['jsonl', 'csv'].includes(format)) fail(`--format must be jsonl or csv, got ${format}`, ExitCode.BadInput);
       const content = fs.readFileSync(file, 'utf8');
       const config = loadConfigOrExit();
-      const columns = { id: opts.csvId as string, title: opts.csvTitle as string, body: opts.csvBody as string, files: opts.csvFiles as string, status: opts.csvStatus as string | undefined, created_at: opts.csvCreatedAt as string | undefined };
+      const columns: CsvColumnMapping = { id: opts.csvId as string | undefined, title: opts.csvTitle as string | undefined, body: opts.csvBody as string | undefined, files: opts.csvFiles as string | undefined, status: opts.csvStatus as string | undefined, created_at: opts.csvCreatedAt as string | undefined };
       const server = ServerClient.find(config, opts.workspace as string);
       if (server) {
         process.stderr.write(`Importing through the server at ${server.url} (it owns this data dir)\n`);
@@ -110,27 +111,60 @@ export function registerTasks(program: Command): void {
     });
 }
 
-/** Largest piece of a JSONL file sent in one request (the server's body limit is 1 MB by default). */
-const JSONL_PIECE_BYTES = 512 * 1024;
+/** Largest piece of a task file sent in one request, as JSON (the server's body limit is 1 MB by default). */
+const PIECE_BYTES = 512 * 1024;
 
+/**
+ * A file too large for one request goes in pieces of whole JSONL lines or CSV records (each CSV
+ * piece with the header row); each piece's line numbers are shifted back to the file's.
+ */
 async function importThroughServer(server: ServerClient, format: 'jsonl' | 'csv', content: string, source: string, columns: CsvColumnMapping): Promise<TaskImportResult> {
-  if (format === 'csv') return server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content, source, columns });
-  // JSONL goes in pieces of whole lines; each piece's line numbers are shifted back to the file's.
   const total: TaskImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
-  const lines = content.split(/\r?\n/);
-  for (let start = 0; start < lines.length; ) {
-    let end = start;
-    let bytes = 0;
-    while (end < lines.length && (end === start || bytes + lines[end].length < JSONL_PIECE_BYTES)) bytes += lines[end++].length + 1;
-    const piece = await server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content: lines.slice(start, end).join('\n'), source });
+  const add = (piece: TaskImportResult, shift: number) => {
     total.imported += piece.imported;
     total.updated += piece.updated;
     total.skipped += piece.skipped;
     if (piece.paths_followed) total.paths_followed = (total.paths_followed ?? 0) + piece.paths_followed;
-    total.errors.push(...piece.errors.map((e) => (e.line === undefined ? e : { ...e, line: e.line + start })));
-    start = end;
+    total.errors.push(...piece.errors.map((e) => (e.line === undefined ? e : { ...e, line: e.line + shift })));
+    for (const w of piece.warnings ?? []) if (!total.warnings?.includes(w)) (total.warnings ??= []).push(w);
+  };
+  const csv = format === 'csv' ? csvRecords(content) : null;
+  if (format === 'csv' && !csv) return server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content, source, columns });
+  const units = csv ? csv.records : content.split(/\r?\n/);
+  for (const { start, end } of piecesOf(units)) {
+    const piece = csv ? csv.header + units.slice(start, end).join('') : units.slice(start, end).join('\n');
+    add(await server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content: piece, source, ...(csv ? { columns } : {}) }), start);
   }
   return total;
+}
+
+/** Runs of consecutive units whose JSON-encoded size stays under {@link PIECE_BYTES}; a larger unit goes alone. */
+function piecesOf(units: string[]): Array<{ start: number; end: number }> {
+  const pieces: Array<{ start: number; end: number }> = [];
+  for (let start = 0; start < units.length; ) {
+    let end = start;
+    let bytes = 0;
+    for (let size = 0; end < units.length && (end === start || bytes + (size = Buffer.byteLength(JSON.stringify(units[end]))) < PIECE_BYTES); end++) bytes += size;
+    pieces.push({ start, end });
+    start = end;
+  }
+  return pieces;
+}
+
+/** A CSV file's header row and records as written (quoted line breaks kept); null when it does not parse, for the server to say why. */
+function csvRecords(content: string): { header: string; records: string[] } | null {
+  const bytes = Buffer.from(content.replace(/^\uFEFF/, ''));
+  let ends: number[];
+  try {
+    const records = parseCsv(bytes, { info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as Array<{ info: { bytes: number } }>;
+    ends = records.map((r) => r.info.bytes);
+  } catch {
+    return null;
+  }
+  if (ends.length < 2) return null;
+  const text = (from: number, to: number) => bytes.subarray(from, to).toString('utf8');
+  // info.bytes is where each record ends, its line break included.
+  return { header: text(0, ends[0]), records: ends.slice(1).map((end, i) => text(ends[i], end)) };
 }
 
 async function importGitThroughServer(server: ServerClient, repoRef: string, opts: { since?: string; until?: string }): Promise<TaskImportResult & { noise?: number }> {

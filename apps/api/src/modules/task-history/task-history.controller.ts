@@ -46,8 +46,7 @@ export class TaskHistoryController {
   import(@CurrentWorkspace() ws: string, @Body() body: ImportTasksFileDto): Promise<TaskImportResult> {
     const defaults = { source: body.source, repositoryId: body.repository_id };
     if (body.format === 'jsonl') return this.tasks.importJsonl(ws, body.content, defaults);
-    const c = body.columns ?? { id: 'id', title: 'title', body: 'body', files: 'files', status: 'status', created_at: 'created_at' };
-    return this.tasks.importCsv(ws, body.content, c, defaults);
+    return this.tasks.importCsv(ws, body.content, body.columns ?? {}, defaults);
   }
 
   @Post('import-git')

@@ -33,9 +33,14 @@ export function taskSearchText(t: { title: string; body: string; files: string[]
   return `${t.title}\n${t.title}\n${t.body}\n${t.files.join('\n')}`;
 }
 
+/**
+ * The CSV columns a user named for each field. A field left out reads the column of its own
+ * name (`id`, `title`, `body`, `files`, `status`, `created_at`) when the file has one; `id` and
+ * `title` must be there.
+ */
 export interface CsvColumnMapping {
-  id: string;
-  title: string;
+  id?: string;
+  title?: string;
   body?: string;
   files?: string;
   status?: string;
@@ -43,6 +48,8 @@ export interface CsvColumnMapping {
   /** Separator inside the files column (default: whitespace, comma or semicolon). */
   filesSeparator?: string;
 }
+
+const CSV_FIELDS = ['id', 'title', 'body', 'files', 'status', 'created_at'] as const;
 
 /**
  * Task history: stores tasks relationally and indexes them (dense + BM25) in the
@@ -136,7 +143,8 @@ export class TaskHistoryService {
     const items: unknown[] = [];
     const parseErrors: TaskImportResult['errors'] = [];
     const lineOf: number[] = [];
-    text.split(/\r?\n/).forEach((line, i) => {
+    // Editors on Windows save UTF-8 with a byte-order mark, which JSON.parse refuses.
+    text.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((line, i) => {
       if (!line.trim()) return;
       try {
         items.push(JSON.parse(line));
@@ -161,19 +169,28 @@ export class TaskHistoryService {
       throw new DomainError(DomainErrorCode.InvalidInput, `Invalid CSV: ${(err as Error).message}`);
     }
     const header = records.length ? Object.keys(records[0]) : [];
-    for (const [field, column] of Object.entries(mapping)) {
-      if (field !== 'filesSeparator' && column && records.length && !header.includes(column)) {
-        throw new DomainError(DomainErrorCode.InvalidInput, `CSV has no column "${column}" (for ${field}); columns are: ${header.join(', ')}`);
+    const column: Partial<Record<(typeof CSV_FIELDS)[number], string>> = {};
+    for (const field of CSV_FIELDS) {
+      const named = mapping[field];
+      if (named && records.length && !header.includes(named)) {
+        throw new DomainError(DomainErrorCode.InvalidInput, `CSV has no column "${named}" (for ${field}); columns are: ${header.join(', ')}`);
+      }
+      if (named) column[field] = named;
+      else if (header.includes(field)) column[field] = field;
+    }
+    for (const field of ['id', 'title'] as const) {
+      if (!column[field] && records.length) {
+        throw new DomainError(DomainErrorCode.InvalidInput, `CSV has no "${field}" column; name the column that holds it (columns are: ${header.join(', ')})`);
       }
     }
     const split = mapping.filesSeparator ? (s: string) => s.split(mapping.filesSeparator!) : (s: string) => s.split(/[\s,;]+/);
     const items = records.map((r) => ({
-      id: r[mapping.id],
-      title: r[mapping.title],
-      ...(mapping.body ? { body: r[mapping.body] ?? '' } : {}),
-      files: mapping.files ? split(r[mapping.files] ?? '').map((f) => f.trim()).filter(Boolean) : [],
-      ...(mapping.status && r[mapping.status] ? { status: r[mapping.status] } : {}),
-      ...(mapping.created_at && r[mapping.created_at] ? { created_at: r[mapping.created_at] } : {}),
+      id: r[column.id!],
+      title: r[column.title!],
+      ...(column.body ? { body: r[column.body] ?? '' } : {}),
+      files: column.files ? split(r[column.files] ?? '').map((f) => f.trim()).filter(Boolean) : [],
+      ...(column.status && r[column.status] ? { status: r[column.status] } : {}),
+      ...(column.created_at && r[column.created_at] ? { created_at: r[column.created_at] } : {}),
     }));
     const result = await this.importTasks(workspaceId, items, defaults);
     for (const e of result.errors) if (e.line !== undefined) e.line += 1; // header row
