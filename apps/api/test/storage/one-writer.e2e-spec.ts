@@ -87,6 +87,14 @@ describe('one data dir, many processes', () => {
     const found = (await (await fetch(`${url}/v1/tasks?source=import&query=${encodeURIComponent('Ticket 777')}`)).json()) as { tasks: Array<{ external_id: string; body: string; files: string[] }> };
     expect(found.tasks.find((x) => x.external_id === 'K-777')).toMatchObject({ body: `${prose}\nsecond line`, files: ['src/auth/session.ts'] });
 
+    // `sextant search` asks the server too: its in-memory index and caches, not a second copy.
+    const cliSearch = await runCli(['search', 'charged twice after a retry', '--json', '--top-k', '3'], env);
+    expect(cliSearch.stderr).toMatch(/Searching through the server/);
+    expect(cliSearch.code).toBe(0);
+    expect((JSON.parse(cliSearch.stdout) as { results: Array<{ path: string }> }).results[0].path).toBe('src/auth/session.ts');
+    const badSearch = await runCli(['search', 'x', '--top-k', '500'], env);
+    expect({ code: badSearch.code, stderr: badSearch.stderr }).toEqual({ code: 3, stderr: expect.stringMatching(/top_k/) });
+
     // The server sees all of it without a restart: code, git history and the imported file.
     const search = (await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'SessionStore refresh', top_k: 5 }) })).json()) as { results: Array<{ path: string }> };
     expect(search.results.map((r: { path: string }) => r.path)).toContain('src/auth/session.ts');

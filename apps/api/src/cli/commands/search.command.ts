@@ -6,6 +6,7 @@ import { SearchService } from '../../modules/fusion/search.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
+import { ServerClient, viaServer } from '../server-client';
 
 const SOURCE_ABBREV: Record<string, string> = { 'file.dense': 'dense', 'file.keyword': 'kw', 'file.symbol': 'sym', 'task.dense': 'task~', 'task.keyword': 'task#', 'file.graph': 'graph' };
 
@@ -73,7 +74,7 @@ export function registerSearch(program: Command): void {
         }
       }
       if (query === undefined) fail('search needs a query (an argument, or --query-file FILE)', ExitCode.BadInput);
-      const parsed = SearchRequestSchema.safeParse({
+      const request = {
         query,
         top_k: Number(opts.topK),
         strategy: opts.strategy,
@@ -83,14 +84,22 @@ export function registerSearch(program: Command): void {
         ...(opts.rerankThreshold !== undefined ? { rerank_threshold: Number(opts.rerankThreshold) } : {}),
         ...(opts.rerankMode !== undefined ? { rerank_mode: opts.rerankMode } : {}),
         ...(opts.lang || opts.include || opts.exclude ? { filters: { ...(opts.lang ? { langs: opts.lang.split(',') } : {}), ...(opts.include ? { include: opts.include } : {}), ...(opts.exclude ? { exclude: opts.exclude } : {}) } } : {}),
-      });
+      };
+      const parsed = SearchRequestSchema.safeParse(request);
       if (!parsed.success) fail(parsed.error.issues.map((i) => `${i.path.join('.') || 'query'}: ${i.message}`).join('; '), ExitCode.BadInput);
       const config = loadConfigOrExit();
+      const print = (res: SearchResponse) => void process.stdout.write(`${opts.json ? JSON.stringify(res) : formatSearchTable(res)}\n`);
+      // A running server owns the data dir: it has the newest index in memory and warm caches, and records the search.
+      const server = ServerClient.find(config, opts.workspace);
+      if (server) {
+        process.stderr.write(`Searching through the server at ${server.url} (it owns this data dir)\n`);
+        print(await viaServer(() => server.request<SearchResponse>('POST', '/v1/search', request)));
+        return;
+      }
       const ctx = await createCliContext(config);
       try {
         const ws = await ctx.get(WorkspacesService).getBySlug(opts.workspace);
-        const res = await ctx.get(SearchService).search(ws.id, parsed.data, { principal: 'cli' });
-        process.stdout.write(`${opts.json ? JSON.stringify(res) : formatSearchTable(res)}\n`);
+        print(await ctx.get(SearchService).search(ws.id, parsed.data, { principal: 'cli' }));
       } catch (err) {
         if (err instanceof DomainError) fail(err.message, ExitCode.BadInput);
         throw err;
