@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { json } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { QuietStartupLogger } from './logging/quiet-startup.logger';
@@ -46,6 +47,8 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
       maxAge: 600,
     });
   }
+  // A task file's import is one request (the dashboard reads the whole file); the first parser to read a body wins.
+  app.use('/v1/tasks/import', json({ limit: config.http.importBodyLimit }));
   app.useBodyParser('json', { limit: config.http.bodyLimit });
   app.use(bodyParserErrorHandler);
 

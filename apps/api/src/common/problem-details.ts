@@ -113,6 +113,10 @@ export function socketRefusal(status: 400 | 429, detail: string): { type: string
 export function bodyParserErrorHandler(err: unknown, req: Request, res: Response, next: (err?: unknown) => void): void {
   if (!isBodyParserError(err) || res.headersSent) return next(err);
   const { problem: p } = problemFromError(err, requestIdOf(req, res));
+  if (err.type === 'entity.too.large') {
+    const setting = req.originalUrl.split('?')[0] === '/v1/tasks/import' ? 'SEXTANT_IMPORT_BODY_LIMIT (sextant tasks import sends a file of any size)' : 'SEXTANT_BODY_LIMIT';
+    p.detail = `${p.detail} (${setting})`;
+  }
   if (req.path === '/mcp' && err.type === 'entity.parse.failed') {
     res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${p.detail}`, data: { status: 400, request_id: p.request_id } }, id: null });
     return;

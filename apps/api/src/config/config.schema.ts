@@ -69,6 +69,11 @@ export const envSchema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 2mb')
     .default('1mb'),
+  /** `POST /v1/tasks/import` carries a whole JSONL or CSV file (the dashboard's import). */
+  SEXTANT_IMPORT_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must look like 512kb or 32mb')
+    .default('32mb'),
   SEXTANT_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600000).default(10000),
   /** JSON file with the structural-prior table (see priors-file.ts); unset = the built-in table. */
   SEXTANT_PRIORS_FILE: z.string().trim().optional(),
@@ -111,7 +116,7 @@ export const envSchema = z.object({
 export type RawEnv = z.input<typeof envSchema>;
 
 export interface AppConfig {
-  http: { port: number; host: string; bodyLimit: string; corsOrigins: string[]; allowedHosts: string[]; shutdownTimeoutMs: number };
+  http: { port: number; host: string; bodyLimit: string; importBodyLimit: string; corsOrigins: string[]; allowedHosts: string[]; shutdownTimeoutMs: number };
   storage: { dataDir: string; databaseUrl?: string; qdrantUrl?: string; qdrantApiKey?: string; qdrantCluster: { shardNumber?: number; replicationFactor?: number; writeConsistencyFactor?: number }; redisUrl?: string };
   embeddings:
     | { provider: 'hash'; model: string; dimensions: number }
@@ -195,6 +200,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd = proces
       port: e.PORT,
       host: e.HOST,
       bodyLimit: e.SEXTANT_BODY_LIMIT.toLowerCase(),
+      importBodyLimit: e.SEXTANT_IMPORT_BODY_LIMIT.toLowerCase(),
       corsOrigins: splitList(e.SEXTANT_CORS_ORIGINS),
       allowedHosts: splitList(e.SEXTANT_ALLOWED_HOSTS),
       shutdownTimeoutMs: e.SEXTANT_SHUTDOWN_TIMEOUT_MS,

@@ -44,7 +44,7 @@ describe('API contract: problem details (keys required)', () => {
   const http = () => request(t.app.getHttpServer());
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { ...KEYS_REQUIRED_ENV, SEXTANT_BODY_LIMIT: '16kb' }, listen: true });
+    t = await startTestApp({ env: { ...KEYS_REQUIRED_ENV, SEXTANT_BODY_LIMIT: '16kb', SEXTANT_IMPORT_BODY_LIMIT: '64kb' }, listen: true });
     admin = (await createKey(t, 'default', 'admin', 'contract-admin')).key;
     reader = (await createKey(t, 'default', 'reader', 'contract-reader')).key;
   });
@@ -90,7 +90,16 @@ describe('API contract: problem details (keys required)', () => {
 
   it('413 payload_too_large over SEXTANT_BODY_LIMIT', async () => {
     const res = await http().post('/v1/search').set(bearer(reader)).set('content-type', 'application/json').send(JSON.stringify({ query: 'x'.repeat(32 * 1024) }));
-    expectProblem(res, 413, 'payload_too_large', /limit/);
+    expectProblem(res, 413, 'payload_too_large', /limit \(SEXTANT_BODY_LIMIT\)$/);
+  });
+
+  it('a task file import has its own, larger limit (SEXTANT_IMPORT_BODY_LIMIT), named when it is exceeded', async () => {
+    const file = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ id: `BIG-${i}`, title: `Ticket ${i}`, body: 'b'.repeat(400) })).join('\n');
+    const fits = await http().post('/v1/tasks/import').set(bearer(admin)).send({ format: 'jsonl', content: file(100), source: 'big-file' });
+    expect(fits.status).toBe(201);
+    expect(fits.body).toMatchObject({ imported: 100, skipped: 0 });
+    expectProblem(await http().post('/v1/tasks/import').set(bearer(admin)).send({ format: 'jsonl', content: file(200), source: 'big-file' }), 413, 'payload_too_large', /SEXTANT_IMPORT_BODY_LIMIT/);
+    expectProblem(await http().post('/v1/tasks').set(bearer(admin)).send({ tasks: [{ id: 'x', title: 'x', body: 'b'.repeat(20_000) }] }), 413, 'payload_too_large', /SEXTANT_BODY_LIMIT/);
   });
 
   it('415 unsupported_media_type for a text/plain body (not "expected object, received undefined"), even an empty one', async () => {

@@ -421,4 +421,20 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     const clipped = await page.locator('.activity-text').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
     expect(clipped).toEqual([]);
   });
+  it('imports a task file larger than the API body limit from the Tasks page: a 2 MB CSV saved on Windows, its bad row named by line', async () => {
+    const page = await open(admin, '#/tasks');
+    await page.locator('#import-file-title').waitFor();
+    const prose = 'Exporting a report times out on large accounts. '.repeat(20);
+    const rows = Array.from({ length: 2400 }, (_, i) => `EXP-${i},${i === 1234 ? '' : `Export ${i} times out`},"${prose}","src\\auth\\session.ts"`);
+    const csv = Buffer.from(`\uFEFFid,title,body,files\r\n${rows.join('\r\n')}\r\n`);
+    expect(csv.length).toBeGreaterThan(2 * 1024 * 1024);
+    await page.locator('input[type="file"]').setInputFiles({ name: 'exports.csv', mimeType: 'text/csv', buffer: csv });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const status = page.locator('.import-result[role="status"]');
+    await status.waitFor({ timeout: 60_000 });
+    await expect(status.innerText()).resolves.toMatch(/Imported 2399, updated 0, skipped 1\.\s+line 1236: title: empty: every task needs a title/);
+    expect((await api().get('/v1/tasks').set(bearer(admin)).expect(200)).body.total).toBe(42 + 2399);
+    const found = (await api().get('/v1/tasks').query({ query: 'Export 777 times out' }).set(bearer(admin)).expect(200)).body as { tasks: Array<{ external_id: string; files: string[] }> };
+    expect(found.tasks.find((x) => x.external_id === 'EXP-777')).toMatchObject({ files: ['src/auth/session.ts'] });
+  }, 90_000);
 });

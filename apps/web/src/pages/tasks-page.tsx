@@ -176,7 +176,7 @@ function ImportFileCard() {
   return (
     <form className="card" onSubmit={submit} aria-labelledby="import-file-title">
       <h2 id="import-file-title">Import a file</h2>
-      <p className="muted small">JSONL (one task per line: id, title, body, files, status, created_at) or CSV with those columns. Large files: <code>sextant tasks import</code>.</p>
+      <p className="muted small">JSONL (one task per line: id, title, body, files, status, created_at) or CSV with those columns, up to 32 MB (the server's <code>SEXTANT_IMPORT_BODY_LIMIT</code>); larger files: <code>sextant tasks import</code>.</p>
       <div className="form-row">
         <label className="grow">
           <span className="visually-hidden">Task file</span>

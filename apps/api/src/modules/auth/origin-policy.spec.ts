@@ -1,7 +1,7 @@
 import { hostAllowed, originPolicy, originAllowed } from './origin-policy';
 
 const config = (host: string, allowedHosts: string[] = [], allowedOrigins: string[] = []) => ({
-  http: { port: 3000, host, bodyLimit: '1mb', corsOrigins: [], allowedHosts: [], shutdownTimeoutMs: 0 },
+  http: { port: 3000, host, bodyLimit: '1mb', importBodyLimit: '32mb', corsOrigins: [], allowedHosts: [], shutdownTimeoutMs: 0 },
   mcp: { allowedHosts, allowedOrigins, bodyLimitBytes: 1024 },
 });
 
