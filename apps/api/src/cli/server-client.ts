@@ -7,6 +7,8 @@ export class ServerRequestError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The problem's `code` (e.g. `ask_disabled`), when the server sent problem details. */
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ServerRequestError';
@@ -37,21 +39,38 @@ export class ServerClient {
     return { Authorization: `Bearer ${this.token}`, 'X-Sextant-Workspace': this.workspace };
   }
 
-  async request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', route: string, body?: unknown): Promise<T> {
-    let res: Response;
+  async request<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const res = await this.send(method, route, body, signal);
+    const text = await res.text();
+    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!res.ok) throw ServerClient.refusal(res.status, parsed, `${method} ${route}`);
+    return parsed as T;
+  }
+
+  /** The raw response (a stream to read, e.g. server-sent events); refusals are thrown as for {@link request}. */
+  async open(route: string, signal?: AbortSignal): Promise<Response> {
+    const res = await this.send('GET', route, undefined, signal);
+    if (!res.ok) throw ServerClient.refusal(res.status, await res.json().catch(() => undefined), `GET ${route}`);
+    return res;
+  }
+
+  private async send(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
     try {
-      res = await fetch(new URL(route, this.url), {
+      return await fetch(new URL(route, this.url), {
         method,
         headers: { ...this.headers(), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
       });
     } catch (err) {
+      if (signal?.aborted) throw err;
       throw new ServerRequestError(0, `the server at ${this.url} that owns this data dir does not answer (${(err as Error).message}); is it still starting or stuck?`);
     }
-    const text = await res.text();
-    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
-    if (!res.ok) throw new ServerRequestError(res.status, (parsed as { detail?: string } | undefined)?.detail ?? `${method} ${route} answered ${res.status}`);
-    return parsed as T;
+  }
+
+  private static refusal(status: number, body: unknown, what: string): ServerRequestError {
+    const problem = body as { detail?: string; code?: string } | undefined;
+    return new ServerRequestError(status, problem?.detail ?? `${what} answered ${status}`, problem?.code);
   }
 
   /**

@@ -8,6 +8,7 @@ import { git, makeFixtureRepo, SAMPLE_PROJECT, writeFiles } from '../helpers/fix
 import { CLI, runCli, spawnCli } from '../helpers/spawn-cli';
 import { waitFor } from '../helpers/wait';
 import { callTool, textOf } from '../mcp/mcp-fixture';
+import { FakeChatServer, sourceNumber } from '../ask/fake-chat-server';
 
 const writerFile = (dataDir: string) => path.join(dataDir, 'writer.json');
 const readWriter = (dataDir: string) => {
@@ -40,14 +41,21 @@ describe('one data dir, many processes', () => {
   const dataDir = path.join(base, 'data');
   const env = { SEXTANT_DATA_DIR: dataDir, SEXTANT_ALLOWED_ROOTS: base, DATABASE_URL: '', LOG_LEVEL: 'warn' };
   let server: ChildProcess | null = null;
+  let chat: FakeChatServer;
 
-  afterAll(() => {
+  beforeAll(async () => {
+    chat = await new FakeChatServer().start();
+  });
+
+  afterAll(async () => {
     server?.kill('SIGKILL');
+    await chat?.stop();
     fs.rmSync(base, { recursive: true, force: true });
   });
 
   it('with a server running, CLI index and import and stdio MCP go through it: every change is searchable at once, no restart', async () => {
-    server = spawnCli(['serve', '--no-auto-index'], { ...env, PORT: '0' });
+    // Only the server has a chat model: `sextant ask` below can only answer through it.
+    server = spawnCli(['serve', '--no-auto-index'], { ...env, PORT: '0', CHAT_BASE_URL: chat.url, CHAT_MODEL: 'fake-model' });
     let serverErr = '';
     server.stderr!.on('data', (d) => (serverErr += d));
     await waitFor(() => Boolean(readWriter(dataDir)?.url), { what: 'server to claim the data dir', timeoutMs: 30_000 });
@@ -94,6 +102,19 @@ describe('one data dir, many processes', () => {
     expect((JSON.parse(cliSearch.stdout) as { results: Array<{ path: string }> }).results[0].path).toBe('src/auth/session.ts');
     const badSearch = await runCli(['search', 'x', '--top-k', '500'], env);
     expect({ code: badSearch.code, stderr: badSearch.stderr }).toEqual({ code: 3, stderr: expect.stringMatching(/top_k/) });
+
+    // `sextant ask` too: the server's chat model, streamed (steps on stderr, the answer on stdout).
+    chat.enqueue({ respond: (body) => ({ tokens: ['Sessions refresh ', `in SessionStore [${sourceNumber(body, 'src/auth/session.ts')}].`] }) });
+    const asked = await runCli(['ask', 'How are sessions refreshed?', '--max-steps', '0'], env);
+    expect(asked.stderr).toMatch(/Asking through the server[\s\S]*· search "How are sessions refreshed\?"/);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toMatch(/^Sessions refresh in SessionStore \[(\d+)\]\.\n\nSources:\n {2}\[\1\] shop\/src\/auth\/session\.ts:\d+-\d+\n$/);
+    // A pasted issue too long for the stream's URL is asked in one POST and printed when done.
+    chat.enqueue({ tokens: ['Long ', 'answer.'] });
+    const pasted = await runCli(['ask', `Sessions expire early.\n${'Traceback line from the session store\n'.repeat(200)}`, '--max-steps', '0'], env);
+    expect({ code: pasted.code, stdout: pasted.stdout }).toEqual({ code: 0, stdout: expect.stringMatching(/^Long answer\.\n\nSources: none cited\.\n$/) });
+    chat.enqueue({ tokens: ['Refunds are not in this code.'] });
+    expect(JSON.parse((await runCli(['ask', 'Where are refunds?', '--json'], env)).stdout)).toMatchObject({ answer: 'Refunds are not in this code.', model: 'fake-model' });
 
     // The server sees all of it without a restart: code, git history and the imported file.
     const search = (await (await fetch(`${url}/v1/search`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ query: 'SessionStore refresh', top_k: 5 }) })).json()) as { results: Array<{ path: string }> };

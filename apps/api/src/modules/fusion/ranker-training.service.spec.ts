@@ -216,6 +216,20 @@ describe('RankerTrainingService history cut', () => {
     expect((await cutsFor(undated(300, (n) => [n < 75 ? `src/f${4 + (n % 2)}.ts` : `src/f${n % 4}.ts`]))).length).toBeGreaterThan(0);
   });
 
+  it('in a history that mixes dated tasks with undated ones listed newest first, asks only the dated ones, and says why', async () => {
+    // An export whose older tickets lost their dates, written newest first: the last of them name files deleted since.
+    const dated = Array.from({ length: 200 }, (_, n) => ({ id: `D-${n}`, title: `task ${300 + n}`, body: '', files: [`src/f${n % 4}.ts`], createdAt: new Date(Date.UTC(2024, 0, 1, 0, n)) }));
+    const mixed = [...undated(120, (n) => [n >= 90 ? `src/f${4 + (n % 2)}.ts` : `src/f${n % 4}.ts`]), ...dated];
+    const asked = await cutsFor(mixed);
+    expect(asked).toHaveLength(200);
+    expect(asked.every(({ task }) => task >= 300)).toBe(true);
+    expect(asked.message).toMatch(/ The 120 tasks without dates seem listed newest first \(100% of their first quarter of tasks name a file that is indexed today, against 0% of their last quarter\), so none of them was asked as a training query: import them oldest first, or with their dates\.$/);
+    // Listed oldest first, they are asked too.
+    const oldestFirst = await cutsFor([...undated(120, (n) => [n < 30 ? `src/f${4 + (n % 2)}.ts` : `src/f${n % 4}.ts`]), ...dated]);
+    expect(oldestFirst.some(({ task }) => task < 120)).toBe(true);
+    expect(oldestFirst.message).not.toMatch(/without dates/);
+  });
+
   it('cuts tasks of the same second by their place in the history, not by their date', async () => {
     // A rebased series: every commit has the same date.
     const history = Array.from({ length: 150 }, (_, n) => ({ id: `row-${n}`, title: `task ${n}`, body: '', files: [`src/f${n % 4}.ts`], createdAt: new Date('2024-05-01T12:00:00Z') }));

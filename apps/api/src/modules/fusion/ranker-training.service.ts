@@ -17,6 +17,8 @@ import { SearchService, type HiddenTasks, type RankingCandidate } from './search
 export const MIN_HISTORY_TASKS = 100;
 /** Usable held-out tasks (1..MAX_LABEL_FILES indexed files) needed to fit one. */
 export const MIN_EXAMPLES = 40;
+/** Fewest undated tasks whose listing order is checked (a quarter of them must say something). */
+const MIN_ORDER_CHECK_TASKS = 40;
 /** The newest this-many usable tasks become training queries. */
 export const MAX_EXAMPLES = 400;
 /** Tasks touching more files than this are refactors, not answers to a question. */
@@ -183,23 +185,26 @@ export class RankerTrainingService implements OnModuleDestroy {
     // their history evidence. Fitting on them too lifted redux's R@10 more but cost zod 2 points of
     // MRR (docs/evaluation.md, stop 46).
     const indexed = new Set((await this.files.listIndexed(workspaceId)).map((f) => f.path));
-    const usable = usableQueries(history, indexed);
+    // Undated tasks are taken in the order they were imported, oldest first. Trained on a list that
+    // runs newest first, the ranker would learn the history backwards: a history without any date
+    // stays on plain fusion and says why; in one that mixes both, the undated tasks are not asked.
+    const undated = history.filter((t) => t.createdAt === null);
+    const order = undated.length >= MIN_ORDER_CHECK_TASKS ? checkUndatedOrder(undated.map((t) => t.files), indexed) : null;
+    const pct = (x: number) => `${Math.round(x * 100)}%`;
+    const shares = (whose: 'its' | 'their') => (order ? `${pct(order.firstQuarterLive)} of ${whose} first quarter of tasks name a file that is indexed today, against ${pct(order.lastQuarterLive)} of ${whose} last quarter` : '');
+    if (order?.newestFirst && undated.length === history.length) {
+      const message = `Not trained: the history has no dates and seems to be listed newest first (${shares('its')}). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.`;
+      return { ...(await this.ranker.status(workspaceId, message)), message };
+    }
+    const backwardsUndated = Boolean(order?.newestFirst);
+    const usable = usableQueries(history, indexed).filter((position) => !backwardsUndated || history[position].createdAt !== null);
+    const undatedNote = backwardsUndated ? ` The ${undated.length} tasks without dates seem listed newest first (${shares('their')}), so none of them was asked as a training query: import them oldest first, or with their dates.` : '';
     const tooShort = history.length < MIN_HISTORY_TASKS || usable.length < MIN_EXAMPLES;
     if (tooShort) {
       const unordered = history.filter((t) => !orderKnown(t)).length;
       const why = unordered ? `; ${unordered} tasks without dates were imported before Sextant kept the order of such tasks, so they cannot be asked as training queries: import them again, with dates or oldest first, into a new workspace` : '';
-      const message = `Not trained: the learned ranker needs at least ${MIN_HISTORY_TASKS} past tasks with ${MIN_EXAMPLES} touching 1-${MAX_LABEL_FILES} indexed files (have ${history.length} tasks, ${usable.length} usable${why}); searches use plain fusion.`;
+      const message = `Not trained: the learned ranker needs at least ${MIN_HISTORY_TASKS} past tasks with ${MIN_EXAMPLES} touching 1-${MAX_LABEL_FILES} indexed files (have ${history.length} tasks, ${usable.length} usable${why}); searches use plain fusion.${undatedNote}`;
       return { ...(await this.ranker.status(workspaceId, message)), message };
-    }
-    // Undated tasks are taken in the order they were imported, oldest first. Trained on a list that
-    // runs newest first, the ranker would learn the history backwards: stay on plain fusion and say why.
-    if (history.every((t) => t.createdAt === null)) {
-      const order = checkUndatedOrder(history.map((t) => t.files), indexed);
-      if (order.newestFirst) {
-        const pct = (x: number) => `${Math.round(x * 100)}%`;
-        const message = `Not trained: the history has no dates and seems to be listed newest first (${pct(order.firstQuarterLive)} of its first quarter of tasks name a file that is indexed today, against ${pct(order.lastQuarterLive)} of its last quarter). Tasks without dates are read oldest first, in the order imported: import them oldest first, or with their dates. Searches use plain fusion.`;
-        return { ...(await this.ranker.status(workspaceId, message)), message };
-      }
     }
     // Training examples use the whole-file index of the files as indexed now, not one a rebuild is replacing.
     await this.ranker.settled(workspaceId);
@@ -249,11 +254,11 @@ export class RankerTrainingService implements OnModuleDestroy {
     const message = accepted
       ? `Active: on the newest ${held.length} past tasks the ranker scored MRR ${validation.ranker.mrr} / R@10 ${validation.ranker.r10} against fusion's ${validation.fusion.mrr} / ${validation.fusion.r10}${crossed}; refitted on all ${examples.length} past tasks${withRatings}; below the top ${CODE_FIRST_PLACES} places a second model, fitted with tests, docs and changelogs graded like code, orders the files.`
       : `Rejected: on the newest ${held.length} past tasks the ranker (MRR ${validation.ranker.mrr}, R@10 ${validation.ranker.r10}) did not beat fusion (${validation.fusion.mrr}, ${validation.fusion.r10})${crossed}; searches keep plain fusion.`;
-    const report: RankerReport = { history_tasks: history.length, examples: examples.length, rated_searches: rated.length, rated_seen: ratedSeen, validation: checked, message };
+    const report: RankerReport = { history_tasks: history.length, examples: examples.length, rated_searches: rated.length, rated_seen: ratedSeen, validation: checked, message: `${message}${undatedNote}` };
     await this.ranker.save(workspaceId, model, report, accepted);
     if (this.featureLog.enabled) this.featureLog.write({ kind: 'model', accepted, model });
     this.logger.log({ workspaceId, accepted, validation: checked, ratedSearches: rated.length }, 'Learned ranker trained');
-    return this.ranker.status(workspaceId, message);
+    return this.ranker.status(workspaceId, report.message);
   }
 
   private logExample(source: 'task' | 'rating', query: string, at: { position: number; asOf: number }, labels: Array<[string, number]>, candidates: readonly RankingCandidate[]): void {
