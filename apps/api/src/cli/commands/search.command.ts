@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { HISTORY_ONLY_NOTE, HISTORY_ONLY_REASON, MAX_QUERY_CHARS, SearchRequestSchema, codeFirstLiftedFrom, describeRoutineHit, describeWeakMatch, routineHit, type SearchResponse } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
@@ -7,6 +6,7 @@ import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 import { ServerClient, viaServer } from '../server-client';
+import { readTextFile, TextFileError } from '../text-file';
 
 const SOURCE_ABBREV: Record<string, string> = { 'file.dense': 'dense', 'file.keyword': 'kw', 'file.symbol': 'sym', 'task.dense': 'task~', 'task.keyword': 'task#', 'file.graph': 'graph' };
 
@@ -68,9 +68,9 @@ export function registerSearch(program: Command): void {
       let query = queryArg;
       if (opts.queryFile) {
         try {
-          query = readFileSync(opts.queryFile === '-' ? 0 : opts.queryFile, 'utf8');
+          query = readTextFile(opts.queryFile === '-' ? 0 : opts.queryFile);
         } catch (e) {
-          fail(`--query-file ${opts.queryFile}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, ExitCode.BadInput);
+          fail(e instanceof TextFileError ? `--query-file ${(e as Error).message}` : `--query-file ${opts.queryFile}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`, ExitCode.BadInput);
         }
       }
       if (query === undefined) fail('search needs a query (an argument, or --query-file FILE)', ExitCode.BadInput);

@@ -10,6 +10,7 @@ import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
 import { ServerClient, viaServer, withDataDirLease } from '../server-client';
+import { readTextFile } from '../text-file';
 import { fitRankerIfDue } from './ranker.command';
 
 function printImport(result: TaskImportResult & { noise?: number }, json?: boolean): void {
@@ -43,7 +44,12 @@ export function registerTasks(program: Command): void {
       if (!fs.existsSync(file)) fail(`no such file: ${file}`, ExitCode.BadInput);
       const format = (opts.format as string | undefined) ?? (/\.csv$/i.test(file) ? 'csv' : 'jsonl');
       if (!['jsonl', 'csv'].includes(format)) fail(`--format must be jsonl or csv, got ${format}`, ExitCode.BadInput);
-      const content = fs.readFileSync(file, 'utf8');
+      let content = '';
+      try {
+        content = readTextFile(file);
+      } catch (err) {
+        fail((err as Error).message, ExitCode.BadInput);
+      }
       const config = loadConfigOrExit();
       const columns: CsvColumnMapping = { id: opts.csvId as string | undefined, title: opts.csvTitle as string | undefined, body: opts.csvBody as string | undefined, files: opts.csvFiles as string | undefined, status: opts.csvStatus as string | undefined, created_at: opts.csvCreatedAt as string | undefined };
       const server = ServerClient.find(config, opts.workspace as string);
