@@ -120,7 +120,7 @@ describe('task import from JSONL and CSV (real app)', () => {
     const tasks = await listed('jsonl-windows');
     expect(Object.fromEntries(tasks.map((x) => [x.external_id, x.files.sort()]))).toEqual({ 'W-1': ['src/billing/round.py', 'src/billing/tax.py'], 'W-2': ['src/billing/round.py'] });
 
-    const csv = '\uFEFFid,title,files\r\nC-1,Fix export,"src\\export\\csv.py;./src/export/xlsx.py"\r\n';
+    const csv = '\uFEFFid,title,files\r\nC-1,Fix export,"src\\export\\csv.py|./src/export/xlsx.py"\r\n';
     expect(TaskImportResultSchema.parse((await importFile({ format: 'csv', content: csv, source: 'csv-windows', columns: { id: 'id', title: 'title', files: 'files' } }).expect(201)).body)).toMatchObject({ imported: 1, skipped: 0 });
     expect((await listed('csv-windows'))[0].files.sort()).toEqual(['src/export/csv.py', 'src/export/xlsx.py']);
   });

@@ -45,7 +45,7 @@ export interface CsvColumnMapping {
   files?: string;
   status?: string;
   created_at?: string;
-  /** Separator inside the files column (default: whitespace, comma or semicolon). */
+  /** Separator inside the files column (default: whitespace, comma, semicolon or |). */
   filesSeparator?: string;
 }
 
@@ -183,7 +183,7 @@ export class TaskHistoryService {
         throw new DomainError(DomainErrorCode.InvalidInput, `CSV has no "${field}" column; name the column that holds it (columns are: ${header.join(', ')})`);
       }
     }
-    const split = mapping.filesSeparator ? (s: string) => s.split(mapping.filesSeparator!) : (s: string) => s.split(/[\s,;]+/);
+    const split = mapping.filesSeparator ? (s: string) => s.split(mapping.filesSeparator!) : (s: string) => s.split(/[\s,;|]+/);
     const items = records.map((r) => ({
       id: r[column.id!],
       title: r[column.title!],
