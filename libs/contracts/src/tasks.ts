@@ -143,7 +143,7 @@ export const ListTasksQuerySchema = z
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('deprecated: use cursor (next_cursor of the previous page)'),
     source: z.string().max(32).optional(),
     /** Only tasks that touched this repository-relative file (newest first; `query` is not combined with it). */
-    path: z.string().min(1).max(4096).optional(),
+    path: TaskFilePathSchema.optional(),
     /** With `path`: only tasks of this repository (and tasks not tied to one). */
     repository_id: z.string().uuid().optional(),
   })

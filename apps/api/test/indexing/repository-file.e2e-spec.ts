@@ -81,6 +81,11 @@ describe('reading an indexed file and the tasks that touched it', () => {
     expect(res.body.total).toBe(2);
     const none = await api().get('/v1/tasks').query({ path: 'src/auth/session%.ts' }).set(bearer(reader)).expect(200);
     expect(none.body.total).toBe(0);
+    // The path as a Windows user or a shell completion writes it names the same file; one outside the repository is refused.
+    const written = await api().get('/v1/tasks').query({ path: '.\\src\\auth\\session.ts', repository_id: repoId }).set(bearer(reader)).expect(200);
+    expect(written.body.tasks.map((x: { external_id: string }) => x.external_id)).toEqual(['T-3', 'T-1']);
+    const outside = await api().get('/v1/tasks').query({ path: '../../etc/passwd' }).set(bearer(reader)).expect(400);
+    expect(outside.body.detail).toMatch(/not a path inside the repository/);
   });
 
   it('applies a source filter to similar-task search too', async () => {
