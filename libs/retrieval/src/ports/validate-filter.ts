@@ -41,7 +41,10 @@ export function validateTaskFilter(filter: TaskFilter, operation: string): void 
   for (const f of ['sources', 'statuses', 'repoIds', 'ids'] as const) checkList(filter[f], f);
 }
 
-/** Validates `k` for searches: a positive integer, at most 1000. */
+/** Most hits one index search returns. */
+export const MAX_SEARCH_K = 1000;
+
+/** Validates `k` for searches: a positive integer, at most {@link MAX_SEARCH_K}. */
 export function validateK(k: number, operation: string): void {
-  if (!Number.isInteger(k) || k < 1 || k > 1000) throw new InvalidFilterError(`${operation}: k must be an integer in 1..1000, got ${k}`);
+  if (!Number.isInteger(k) || k < 1 || k > MAX_SEARCH_K) throw new InvalidFilterError(`${operation}: k must be an integer in 1..${MAX_SEARCH_K}, got ${k}`);
 }

@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { TaskInputSchema, type ParsedTaskInput, type SimilarTask, type Task, type TaskImportResult } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
 import { isNoiseCommit, mergePullRequests, readCommitHistory, redactSecrets, renameForward, pathsAtHead, inferRenames } from '@sextant/indexer';
-import { TASK_INDEX, type KeywordMode, type TaskIndex, type TaskPoint } from '@sextant/retrieval';
+import { MAX_SEARCH_K, TASK_INDEX, type KeywordMode, type TaskIndex, type TaskPoint } from '@sextant/retrieval';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
@@ -261,7 +261,8 @@ export class TaskHistoryService {
     const k = options.k ?? 20;
     const filter = { workspaceId };
     const hidden = options.hidden?.size ? options.hidden : null;
-    const fetchK = hidden ? k + Math.min(hidden.size, 1000) : k;
+    // Past the index's limit, the hidden tasks (the newest) may take some of the k places; the rest still answer.
+    const fetchK = hidden ? Math.min(k + hidden.size, MAX_SEARCH_K) : k;
     let hits =
       options.via === 'keyword'
         ? await this.index.searchKeyword(query, filter, fetchK, { mode: options.mode ?? 'or' })
