@@ -1,3 +1,8 @@
+import request from 'supertest';
+import { makeFixtureRepo } from './fixture-repo';
+import { startTestApp, type TestApp } from './test-app';
+import { waitFor } from './wait';
+
 /**
  * A project whose modules' code never uses the words customers use for them, and a task history
  * that teaches those words (module i is "WORDS[i] SECOND[i]"): what the learned ranker can learn
@@ -28,4 +33,13 @@ export function vocabularyHistory(count: number, modules: number) {
       created_at: new Date(Date.UTC(2023, 0, 1) + n * 86_400_000).toISOString(),
     };
   });
+}
+
+/** A real app with {@link vocabularyProject} of every module indexed as repository `app`; no tasks yet. */
+export async function startVocabularyApp(): Promise<TestApp> {
+  const t = await startTestApp();
+  const api = () => request(t.app.getHttpServer());
+  const reg = await api().post('/v1/repos').send({ path: makeFixtureRepo(vocabularyProject(WORDS.length), { git: true }), name: 'app' }).expect(201);
+  await waitFor(async () => (await api().get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+  return t;
 }

@@ -1,9 +1,7 @@
 import request from 'supertest';
 import { RankerStatusSchema } from '@sextant/contracts';
-import { makeFixtureRepo } from '../helpers/fixture-repo';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { vocabularyHistory, vocabularyProject, WORDS } from '../helpers/vocabulary-history';
-import { waitFor } from '../helpers/wait';
+import type { TestApp } from '../helpers/test-app';
+import { startVocabularyApp, vocabularyHistory, WORDS } from '../helpers/vocabulary-history';
 
 const MODULES = WORDS.length;
 
@@ -14,16 +12,11 @@ const MODULES = WORDS.length;
  */
 describe('a history whose newest thousand tasks name no files (real app)', () => {
   let t: TestApp;
-  const api = () => request(t.app.getHttpServer());
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    const reg = await api().post('/v1/repos').send({ path: makeFixtureRepo(vocabularyProject(MODULES), { git: true }), name: 'app' }).expect(201);
-    await waitFor(async () => (await api().get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
-  }, 60_000);
+  beforeAll(async () => (t = await startVocabularyApp()), 60_000);
   afterAll(() => t.close());
 
   it('trains the ranker with past tasks as evidence for every training query', async () => {
+    const api = () => request(t.app.getHttpServer());
     const withFiles = vocabularyHistory(200, MODULES);
     const withoutFiles = Array.from({ length: 1100 }, (_, n) => ({ id: `Q-${n}`, title: `Question ${n} from the help desk`, body: 'No files were recorded for this ticket.', created_at: new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString() }));
     for (let i = 0; i < withoutFiles.length; i += 500) await api().post('/v1/tasks').send({ tasks: [...(i === 0 ? withFiles : []), ...withoutFiles.slice(i, i + 500)] }).expect(201);

@@ -2,10 +2,8 @@ import request from 'supertest';
 import { RankerStatusSchema, SearchResponseSchema } from '@sextant/contracts';
 import { TasksRepository } from '../../src/modules/task-history/tasks.repository';
 import { WorkspacesService } from '../../src/modules/workspaces/workspaces.service';
-import { makeFixtureRepo } from '../helpers/fixture-repo';
-import { startTestApp, type TestApp } from '../helpers/test-app';
-import { SECOND, vocabularyHistory, vocabularyProject, WORDS } from '../helpers/vocabulary-history';
-import { waitFor } from '../helpers/wait';
+import type { TestApp } from '../helpers/test-app';
+import { SECOND, startVocabularyApp, vocabularyHistory, WORDS } from '../helpers/vocabulary-history';
 
 /**
  * A history exported without dates (a ticket tracker's CSV, a hand-made JSONL): the order it was
@@ -18,9 +16,7 @@ describe('a task history without dates (real app, SQLite or Postgres + embedded 
   const api = () => request(t.app.getHttpServer());
 
   beforeAll(async () => {
-    t = await startTestApp();
-    const reg = await api().post('/v1/repos').send({ path: makeFixtureRepo(vocabularyProject(MODULES), { git: true }), name: 'app' }).expect(201);
-    await waitFor(async () => (await api().get(`/v1/jobs/${reg.body.job.id}`)).body.status === 'succeeded', { what: 'index job' });
+    t = await startVocabularyApp();
   }, 60_000);
   afterAll(() => t.close());
 
