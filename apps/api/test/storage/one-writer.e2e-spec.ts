@@ -47,6 +47,15 @@ describe('one data dir, many processes', () => {
     chat = await new FakeChatServer().start();
   });
 
+  // A test that failed with its server still running must not leave it to the next one.
+  afterEach(async () => {
+    if (!server || server.exitCode !== null) return;
+    const exited = new Promise((resolve) => server!.once('exit', resolve));
+    server.kill('SIGKILL');
+    await exited;
+    server = null;
+  });
+
   afterAll(async () => {
     server?.kill('SIGKILL');
     await chat?.stop();
@@ -76,24 +85,6 @@ describe('one data dir, many processes', () => {
     fs.writeFileSync(tasksFile, [JSON.stringify({ id: 'T-9', title: 'Customers charged twice after a retry', files: ['src/auth/session.ts'] }), '{broken'].join('\n'));
     const fromFile = await runCli(['tasks', 'import', tasksFile, '--json'], env);
     expect(JSON.parse(fromFile.stdout)).toMatchObject({ imported: 1, skipped: 1, errors: [expect.objectContaining({ line: 2 })] });
-
-    // Files past the server's 1 MB body limit go in pieces: whole CSV records (quoted line breaks,
-    // non-ASCII text) each with the header, and JSONL lines measured in bytes, not characters.
-    const prose = '日本語の説明、"引用" を含む。'.repeat(40);
-    const csvFile = path.join(base, 'tickets.csv');
-    const rows = Array.from({ length: 1200 }, (_, i) => `K-${i},${i === 1000 ? '' : `Ticket ${i}`},"${prose.replace(/"/g, '""')}\nsecond line","src\\auth\\session.ts"`);
-    fs.writeFileSync(csvFile, `\uFEFFkey,title,description,files\r\n${rows.join('\r\n')}\r\n`);
-    expect(fs.statSync(csvFile).size).toBeGreaterThan(1.5 * 1024 * 1024);
-    const fromCsv = await runCli(['tasks', 'import', csvFile, '--csv-id', 'key', '--csv-body', 'description', '--json', '--no-train'], env, 120_000);
-    expect(fromCsv.code).toBe(0);
-    expect(JSON.parse(fromCsv.stdout)).toEqual({ imported: 1199, updated: 0, skipped: 1, errors: [{ line: 1002, id: 'K-1000', message: 'title: empty: every task needs a title' }] });
-    const jsonlFile = path.join(base, 'tickets.jsonl');
-    fs.writeFileSync(jsonlFile, Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: `L-${i}`, title: `チケット ${i}`, body: prose, files: ['./src/auth/session.ts'] })).join('\n'));
-    const fromJsonl = await runCli(['tasks', 'import', jsonlFile, '--json', '--no-train'], env, 120_000);
-    expect(JSON.parse(fromJsonl.stdout)).toMatchObject({ imported: 1200, skipped: 0 });
-    expect(((await (await fetch(`${url}/v1/tasks?source=import`)).json()) as { total: number }).total).toBe(1 + 1199 + 1200);
-    const found = (await (await fetch(`${url}/v1/tasks?source=import&query=${encodeURIComponent('Ticket 777')}`)).json()) as { tasks: Array<{ external_id: string; body: string; files: string[] }> };
-    expect(found.tasks.find((x) => x.external_id === 'K-777')).toMatchObject({ body: `${prose}\nsecond line`, files: ['src/auth/session.ts'] });
 
     // `sextant search` asks the server too: its in-memory index and caches, not a second copy.
     const cliSearch = await runCli(['search', 'charged twice after a retry', '--json', '--top-k', '3'], env);
@@ -146,6 +137,25 @@ describe('one data dir, many processes', () => {
       await client.close();
     }
     expect(mcpErr).toMatch(/relaying to the server/);
+    // Last, since the server refits its ranker on the new history in the background afterwards.
+    // Files past the server's 1 MB body limit go in pieces: whole CSV records (quoted line breaks,
+    // non-ASCII text) each with the header, and JSONL lines measured in bytes, not characters.
+    const prose = '日本語の説明、"引用" を含む。'.repeat(40);
+    const csvFile = path.join(base, 'tickets.csv');
+    const rows = Array.from({ length: 1200 }, (_, i) => `K-${i},${i === 1000 ? '' : `Ticket ${i}`},"${prose.replace(/"/g, '""')}\nsecond line","src\\auth\\session.ts"`);
+    fs.writeFileSync(csvFile, `\uFEFFkey,title,description,files\r\n${rows.join('\r\n')}\r\n`);
+    expect(fs.statSync(csvFile).size).toBeGreaterThan(1.5 * 1024 * 1024);
+    const fromCsv = await runCli(['tasks', 'import', csvFile, '--csv-id', 'key', '--csv-body', 'description', '--json', '--no-train'], env, 120_000);
+    expect(fromCsv.code).toBe(0);
+    expect(JSON.parse(fromCsv.stdout)).toEqual({ imported: 1199, updated: 0, skipped: 1, errors: [{ line: 1002, id: 'K-1000', message: 'title: empty: every task needs a title' }] });
+    const jsonlFile = path.join(base, 'tickets.jsonl');
+    fs.writeFileSync(jsonlFile, Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: `L-${i}`, title: `チケット ${i}`, body: prose, files: ['./src/auth/session.ts'] })).join('\n'));
+    const fromJsonl = await runCli(['tasks', 'import', jsonlFile, '--json', '--no-train'], env, 120_000);
+    expect(JSON.parse(fromJsonl.stdout)).toMatchObject({ imported: 1200, skipped: 0 });
+    expect(((await (await fetch(`${url}/v1/tasks?source=import`)).json()) as { total: number }).total).toBe(1 + 1199 + 1200);
+    const found = (await (await fetch(`${url}/v1/tasks?source=import&query=${encodeURIComponent('Ticket 777')}`)).json()) as { tasks: Array<{ external_id: string; body: string; files: string[] }> };
+    expect(found.tasks.find((x) => x.external_id === 'K-777')).toMatchObject({ body: `${prose}\nsecond line`, files: ['src/auth/session.ts'] });
+
     expect(serverErr).not.toMatch(/UNIQUE constraint|out of bounds|Error:/);
 
     server.kill('SIGTERM');
