@@ -9,7 +9,7 @@ import { Logger } from 'nestjs-pino';
 import { QuietStartupLogger } from './logging/quiet-startup.logger';
 import { AppModule } from './app.module';
 import { completeOpenApiDocument } from './common/openapi-document';
-import { bodyParserErrorHandler } from './common/problem-details';
+import { bodyParserErrorHandler, TASK_FILE_IMPORT_PATH } from './common/problem-details';
 import { assignRequestId } from './common/request-id';
 import type { AppConfig } from './config/config.schema';
 import { httpMetricsMiddleware } from './modules/metrics/http-metrics.middleware';
@@ -48,7 +48,7 @@ export async function createApp(config: AppConfig): Promise<NestExpressApplicati
     });
   }
   // A task file's import is one request (the dashboard reads the whole file); the first parser to read a body wins.
-  app.use('/v1/tasks/import', json({ limit: config.http.importBodyLimit }));
+  app.use(TASK_FILE_IMPORT_PATH, json({ limit: config.http.importBodyLimit }));
   app.useBodyParser('json', { limit: config.http.bodyLimit });
   app.use(bodyParserErrorHandler);
 

@@ -105,6 +105,9 @@ export function socketRefusal(status: 400 | 429, detail: string): { type: string
   return { type: p.type, title: p.title, status, detail, code: p.code, error: p.code, message: detail };
 }
 
+/** The route that takes a whole task file, with its own body limit (`SEXTANT_IMPORT_BODY_LIMIT`). */
+export const TASK_FILE_IMPORT_PATH = '/v1/tasks/import';
+
 /**
  * Express error middleware placed right after the body parsers: their failures (malformed
  * JSON, too large, bad encoding) become problem details here, before Nest would flatten them
@@ -114,7 +117,7 @@ export function bodyParserErrorHandler(err: unknown, req: Request, res: Response
   if (!isBodyParserError(err) || res.headersSent) return next(err);
   const { problem: p } = problemFromError(err, requestIdOf(req, res));
   if (err.type === 'entity.too.large') {
-    const setting = req.originalUrl.split('?')[0] === '/v1/tasks/import' ? 'SEXTANT_IMPORT_BODY_LIMIT (sextant tasks import sends a file of any size)' : 'SEXTANT_BODY_LIMIT';
+    const setting = req.originalUrl.split('?')[0] === TASK_FILE_IMPORT_PATH ? 'SEXTANT_IMPORT_BODY_LIMIT (sextant tasks import sends a file of any size)' : 'SEXTANT_BODY_LIMIT';
     p.detail = `${p.detail} (${setting})`;
   }
   if (req.path === '/mcp' && err.type === 'entity.parse.failed') {
