@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NextCursorSchema, pageQueryShape } from './pagination';
-import { TaskDateSchema, TaskFilePathSchema } from './tasks';
+import { RepositoryPathSchema } from './repository-path';
+import { TaskDateSchema } from './tasks';
 
 /**
  * Evaluation dataset and run-file shapes (shared/eval/FORMAT.md). Field names are the
@@ -12,9 +13,9 @@ export const EvalTaskSchema = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
   title: z.string(),
   body: z.string().default(''),
-  files: z.array(TaskFilePathSchema),
+  files: z.array(RepositoryPathSchema),
   /** The task's files renamed forward to their paths at the cutoff; use instead of `files` when present. */
-  files_at_cutoff: z.array(TaskFilePathSchema).optional(),
+  files_at_cutoff: z.array(RepositoryPathSchema).optional(),
   created_at: TaskDateSchema.optional(),
 });
 export type EvalTask = z.output<typeof EvalTaskSchema>;
@@ -27,7 +28,7 @@ export type EvalQueryType = 'specific' | 'conceptual' | (string & {});
 export const EvalQuerySchema = z.object({
   id: z.union([z.string().min(1), z.number().int()]).transform(String),
   query: z.string().min(1),
-  relevant: z.array(TaskFilePathSchema),
+  relevant: z.array(RepositoryPathSchema),
   /** Optional: a query set made by another tool may not label its queries; they are scored overall. */
   type: EvalQueryTypeSchema.default('unlabelled'),
 });

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { RepositoryPathSchema } from './repository-path';
 
 /** `GET /v1/repos/:id/file?path=…`: which indexed file to read. */
 export const RepositoryFileQuerySchema = z
   .object({
-    path: z.string().min(1).max(4096).describe('repository-relative path of an indexed file, as search results give it'),
+    path: RepositoryPathSchema,
   })
   .strict();
 export type RepositoryFileQuery = z.infer<typeof RepositoryFileQuerySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NextCursorSchema, pageQueryShape } from './pagination';
+import { RepositoryPathSchema } from './repository-path';
 
 /**
  * The code graph over REST (`/v1/symbols…`, `/v1/files/dependencies|dependents`) and its MCP
@@ -12,12 +13,6 @@ import { NextCursorSchema, pageQueryShape } from './pagination';
  */
 
 const RepositoryRef = z.string().trim().min(1).max(200).describe('repository name or id');
-const FilePath = z
-  .string()
-  .min(1)
-  .max(4096)
-  .refine((p) => !p.startsWith('/') && !p.split('/').includes('..') && !p.includes('\0'), 'path must be repository-relative (no leading "/", no "..")')
-  .describe('repository-relative file path, as search results give it');
 
 export const GRAPH_SYMBOL_KINDS = ['class', 'interface', 'enum', 'struct', 'trait', 'impl', 'module', 'type', 'function', 'method'] as const;
 export const GRAPH_EDGE_KINDS = ['call', 'reference', 'import'] as const;
@@ -90,7 +85,7 @@ export type SymbolEdgesResponse = z.infer<typeof SymbolEdgesResponseSchema>;
 export const FileGraphQuerySchema = z
   .object({
     repository: RepositoryRef,
-    path: FilePath,
+    path: RepositoryPathSchema,
     ...pageQueryShape(200, 1000),
   })
   .strict();

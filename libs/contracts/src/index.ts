@@ -7,6 +7,7 @@ export * from './realtime';
 export * from './mcp';
 export * from './feedback';
 export * from './path-glob';
+export * from './repository-path';
 export * from './files';
 export * from './ask';
 export * from './problem';

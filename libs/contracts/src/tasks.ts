@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RepositoryPathSchema } from './repository-path';
 import { NextCursorSchema, pageQueryShape } from './pagination';
 
 const ISO_LIKE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?\s*(Z|[+-]\d{2}:?\d{2})?)?$/i;
@@ -51,49 +52,14 @@ export const TaskDateSchema = z
   })
   .describe('when the task was created: ISO 8601 (an offset-less time is UTC), git\'s %ci or RFC 2822 date, or Unix seconds; tasks without one count as the oldest, in import order');
 
-/**
- * A file a task touched as the index names it (repository-relative, `/`-separated): exports
- * write `./src/app.py`, `src\\app.py` or `src//app.py`, which would otherwise match no indexed
- * file. Null for a path that is not inside the repository (absolute, or `..` above its root).
- *
- * @example
- * normaliseTaskPath('.\\src\\app.py') // 'src/app.py'
- * normaliseTaskPath('/etc/passwd') // null
- */
-export function normaliseTaskPath(raw: string): string | null {
-  const path = raw.trim().replace(/\\/g, '/');
-  if (!path || path.includes('\0') || path.startsWith('/') || /^[a-z]:\//i.test(path)) return null;
-  const segments: string[] = [];
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment !== '..') segments.push(segment);
-    else if (segments.pop() === undefined) return null;
-  }
-  return segments.length ? segments.join('/') : null;
-}
-
-/** One path of a task's `files` ({@link normaliseTaskPath}); anything outside the repository is an error on its line. */
-export const TaskFilePathSchema = z
-  .string()
-  .min(1)
-  .max(1024)
-  .transform((raw, ctx) => {
-    const path = normaliseTaskPath(raw);
-    if (path === null) {
-      ctx.addIssue({ code: 'custom', message: `not a path inside the repository: ${JSON.stringify(raw).slice(0, 80)} (write it relative to the repository root, e.g. src/app.py)` });
-      return z.NEVER;
-    }
-    return path;
-  });
-
 /** One task as imported (REST body item, JSONL line per shared/eval/FORMAT.md, CSV row after mapping). */
 export const TaskInputSchema = z
   .object({
     id: z.string().trim().min(1).max(200).describe('your id for the task (issue number, ticket key, commit sha)'),
     title: z.string().trim().min(1, 'empty: every task needs a title').max(1000),
     body: z.string().max(100_000).default(''),
-    files: z.array(TaskFilePathSchema).max(2000).default([]),
-    files_at_cutoff: z.array(TaskFilePathSchema).max(2000).optional(),
+    files: z.array(RepositoryPathSchema).max(2000).default([]),
+    files_at_cutoff: z.array(RepositoryPathSchema).max(2000).optional(),
     status: z.string().max(32).optional(),
     outcome: z.string().max(10_000).optional(),
     created_at: TaskDateSchema.optional(),
@@ -143,7 +109,7 @@ export const ListTasksQuerySchema = z
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('deprecated: use cursor (next_cursor of the previous page)'),
     source: z.string().max(32).optional(),
     /** Only tasks that touched this repository-relative file (newest first; `query` is not combined with it). */
-    path: TaskFilePathSchema.optional(),
+    path: RepositoryPathSchema.optional(),
     /** With `path`: only tasks of this repository (and tasks not tied to one). */
     repository_id: z.string().uuid().optional(),
   })

@@ -121,6 +121,8 @@ describe('code graph: build, navigate, update incrementally', () => {
     expect(deps.body).toEqual({ repository_id: repoId, path: 'app/service.py', files: [{ path: 'pkg/__init__.py', source: 'pkg', line: 0 }], next_cursor: null });
     const dependents = await api().get('/v1/files/dependents').query({ repository: repoId, path: 'pkg/store.py' }).set(bearer(reader)).expect(200);
     expect(dependents.body.files.map((f: { path: string }) => f.path).sort()).toEqual(['app/cleanup.py', 'pkg/__init__.py']);
+    const windows = await api().get('/v1/files/dependents').query({ repository: repoId, path: '.\\pkg\\store.py' }).set(bearer(reader)).expect(200);
+    expect(windows.body).toEqual(dependents.body);
   });
 
   it('rejects bad input with a clear error and keeps other workspaces out', async () => {
@@ -128,7 +130,7 @@ describe('code graph: build, navigate, update incrementally', () => {
     await api().get('/v1/symbols').query({ query: 'x', limit: 0 }).set(bearer(reader)).expect(400);
     await api().get('/v1/symbols/not-a-uuid/callers').set(bearer(reader)).expect(400);
     const traversal = await api().get('/v1/files/dependencies').query({ repository: 'shop', path: '../etc/passwd' }).set(bearer(reader)).expect(400);
-    expect(JSON.stringify(traversal.body)).toContain('repository-relative');
+    expect(JSON.stringify(traversal.body)).toContain('not a path inside the repository');
     await api().get('/v1/files/dependencies').query({ repository: 'nope', path: 'app/service.py' }).set(bearer(reader)).expect(404);
     await api().get('/v1/files/dependencies').query({ repository: 'shop', path: 'docs/notes.md' }).set(bearer(reader)).expect(404);
     await api().get('/v1/symbols').query({ query: 'save' }).expect(401);
@@ -154,6 +156,8 @@ describe('code graph: build, navigate, update incrementally', () => {
     const callees = await callTool(mcp, 'find_callees', { symbol: 'app/service.py:Service.run' });
     const calleeOut = callees.structuredContent as { results: Array<{ metadata: { uri: string; start_line: number; end_line: number } }> };
     expect(calleeOut.results.map((r) => `${r.metadata.uri}:${r.metadata.start_line}-${r.metadata.end_line}`).sort()).toEqual(['app/service.py:7-8', 'pkg/store.py:0-1']);
+    const windowsCallees = await callTool(mcp, 'find_callees', { symbol: '.\\app\\service.py:Service.run' });
+    expect((windowsCallees.structuredContent as { results: unknown[] }).results).toEqual(calleeOut.results);
 
     const refs = await callTool(mcp, 'find_references', { symbol: 'purge', repos: ['shop'] });
     expect((refs.structuredContent as { results: unknown[] }).results).toHaveLength(2); // the import and the call in app/cleanup.py

@@ -52,6 +52,14 @@ describe('reading an indexed file and the tasks that touched it', () => {
     expect(JSON.stringify(res.body)).not.toContain('ghp_secret123');
   });
 
+  it('reads a path written the way editors and agents write it (./, backslashes, a/../b)', async () => {
+    for (const p of ['./src/auth/session.ts', 'src\\auth\\session.ts', 'src//auth/../auth/session.ts']) {
+      const res = await api().get(`/v1/repos/${repoId}/file`).query({ path: p }).set(bearer(reader));
+      expect([p, res.status, res.body.path]).toEqual([p, 200, 'src/auth/session.ts']);
+      expect(res.body.content).toBe(SAMPLE_PROJECT['src/auth/session.ts']);
+    }
+  });
+
   it('says when the file changed on disk since it was indexed', async () => {
     fs.appendFileSync(path.join(root, 'README.md'), '\nMore.\n');
     const res = await api().get(`/v1/repos/${repoId}/file`).query({ path: 'README.md' }).set(bearer(reader)).expect(200);
@@ -59,9 +67,15 @@ describe('reading an indexed file and the tasks that touched it', () => {
   });
 
   it('refuses paths that are not indexed files: secrets, traversal, directories, unknown files', async () => {
-    for (const p of ['.env', '../../etc/passwd', 'src/auth', 'src/auth/../auth/session.ts', 'nope.ts']) {
+    for (const p of ['.env', 'src/auth', 'nope.ts']) {
       const res = await api().get(`/v1/repos/${repoId}/file`).query({ path: p }).set(bearer(reader));
       expect([p, res.status]).toEqual([p, 404]);
+      expect(JSON.stringify(res.body)).not.toContain('hunter2');
+    }
+    for (const p of ['../../etc/passwd', 'src/../../.env', '/etc/passwd', 'C:\\Windows\\win.ini']) {
+      const res = await api().get(`/v1/repos/${repoId}/file`).query({ path: p }).set(bearer(reader));
+      expect([p, res.status]).toEqual([p, 400]);
+      expect(JSON.stringify(res.body)).toContain('not a path inside the repository');
       expect(JSON.stringify(res.body)).not.toContain('hunter2');
     }
     await api().get(`/v1/repos/${repoId}/file`).set(bearer(reader)).expect(400);

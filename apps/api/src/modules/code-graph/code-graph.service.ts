@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FileDependenciesResponse, FileGraphQuery, FileSymbolsResponse, GraphSite, GraphSymbol, SymbolEdgesQuery, SymbolEdgesResponse, SymbolSearchQuery, SymbolSearchResponse } from '@sextant/contracts';
+import { normaliseRepositoryPath, type FileDependenciesResponse, type FileGraphQuery, type FileSymbolsResponse, type GraphSite, type GraphSymbol, type SymbolEdgesQuery, type SymbolEdgesResponse, type SymbolSearchQuery, type SymbolSearchResponse } from '@sextant/contracts';
 import { DomainError, DomainErrorCode, notFound } from '../../common/domain-error';
 import { decodePageCursor, pageFromRows } from '../../common/page-cursor';
 import { CodeGraphRepository, type GraphEdgeRow, type GraphSymbolRow } from '../indexing/repositories/code-graph.repository';
@@ -72,6 +72,7 @@ export class CodeGraphService {
       const byId = await this.graph.findSymbol(workspaceId, text);
       return byId && inScope(byId) ? [byId] : [];
     }
+    if (text.includes(':')) text = qualifiedAsIndexed(text);
     const name = text.includes(':') ? text.slice(text.lastIndexOf(':') + 1).split('.').pop()! : text.split(/[.:]/).pop()!;
     const candidates = await this.graph.findSymbols(workspaceId, name, { repositoryIds, limit: 200 });
     const exact = candidates.filter((s) => s.name.toLowerCase() === name.toLowerCase());
@@ -88,6 +89,13 @@ export class CodeGraphService {
     if (!repo) throw new DomainError(DomainErrorCode.NotFound, `repository ${ref} not found`, { repository: ref });
     return repo.id;
   }
+}
+
+/** `./src\\app.py:App.run` as the index qualifies it (`src/app.py:App.run`); a path outside the repository is left to match nothing. */
+function qualifiedAsIndexed(qualified: string): string {
+  const colon = qualified.lastIndexOf(':');
+  const path = normaliseRepositoryPath(qualified.slice(0, colon));
+  return path === null ? qualified : `${path}${qualified.slice(colon)}`;
 }
 
 export function mapGraphSymbol(s: GraphSymbolRow): GraphSymbol {
