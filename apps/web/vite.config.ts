@@ -1,9 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // The API serves the built dashboard at `/`; in development `npm run dev -w apps/web`
 // proxies API calls to a server on :3000.
 export default defineConfig({
   esbuild: { jsx: 'automatic' },
+  // `@sextant/contracts/<module>` is one module's source (pure helpers shared with the CLI),
+  // not the package's CommonJS build with every schema and zod in it.
+  resolve: { alias: [{ find: /^@sextant\/contracts\/(.+)$/, replacement: fileURLToPath(new URL('../../libs/contracts/src/$1', import.meta.url)) }] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

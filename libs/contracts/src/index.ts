@@ -8,6 +8,7 @@ export * from './mcp';
 export * from './feedback';
 export * from './path-glob';
 export * from './repository-path';
+export * from './task-import-pieces';
 export * from './files';
 export * from './ask';
 export * from './problem';

@@ -117,7 +117,7 @@ export function bodyParserErrorHandler(err: unknown, req: Request, res: Response
   if (!isBodyParserError(err) || res.headersSent) return next(err);
   const { problem: p } = problemFromError(err, requestIdOf(req, res));
   if (err.type === 'entity.too.large') {
-    const setting = req.originalUrl.split('?')[0] === TASK_FILE_IMPORT_PATH ? 'SEXTANT_IMPORT_BODY_LIMIT (sextant tasks import sends a file of any size)' : 'SEXTANT_BODY_LIMIT';
+    const setting = req.originalUrl.split('?')[0] === TASK_FILE_IMPORT_PATH ? 'SEXTANT_IMPORT_BODY_LIMIT; the dashboard and sextant tasks import send a large file in parts, so only one task larger than the limit is refused' : 'SEXTANT_BODY_LIMIT';
     p.detail = `${p.detail} (${setting})`;
   }
   if (req.path === '/mcp' && err.type === 'entity.parse.failed') {

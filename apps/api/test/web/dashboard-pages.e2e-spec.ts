@@ -76,7 +76,8 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
 
   beforeAll(async () => {
     ensureDashboardBuilt();
-    t = await startTestApp({ env: KEYS_REQUIRED_ENV, listen: true });
+    // A small import limit: the dashboard must send larger task files in parts.
+    t = await startTestApp({ env: { ...KEYS_REQUIRED_ENV, SEXTANT_IMPORT_BODY_LIMIT: '1mb' }, listen: true });
     admin = (await createKey(t, 'default', 'admin', 'ops-admin')).key;
     member = (await createKey(t, 'default', 'member', 'mia')).key;
     reader = (await createKey(t, 'default', 'reader', 'dana-laptop')).key;
@@ -421,20 +422,39 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     const clipped = await page.locator('.activity-text').evaluateAll((els) => els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent));
     expect(clipped).toEqual([]);
   });
-  it('imports a task file larger than the API body limit from the Tasks page: a 2 MB CSV saved on Windows, its bad row named by line', async () => {
+  it('imports a task file twice the import body limit from the Tasks page in parts: a 2 MB CSV saved on Windows, its bad row named by its line in the file', async () => {
     const page = await open(admin, '#/tasks');
     await page.locator('#import-file-title').waitFor();
-    const prose = 'Exporting a report times out on large accounts. '.repeat(20);
+    const prose = 'Exporting a report times out on large accounts.\r\nIt says ""timeout"". '.repeat(20);
     const rows = Array.from({ length: 2400 }, (_, i) => `EXP-${i},${i === 1234 ? '' : `Export ${i} times out`},"${prose}","src\\auth\\session.ts"`);
     const csv = Buffer.from(`\uFEFFid,title,body,files\r\n${rows.join('\r\n')}\r\n`);
     expect(csv.length).toBeGreaterThan(2 * 1024 * 1024);
     await page.locator('input[type="file"]').setInputFiles({ name: 'exports.csv', mimeType: 'text/csv', buffer: csv });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await page.getByRole('button', { name: /^Importing… part \d+ of [4-9]$/ }).waitFor();
     const status = page.locator('.import-result[role="status"]');
     await status.waitFor({ timeout: 60_000 });
     await expect(status.innerText()).resolves.toMatch(/Imported 2399, updated 0, skipped 1\.\s+line 1236: title: empty: every task needs a title/);
     expect((await api().get('/v1/tasks').set(bearer(admin)).expect(200)).body.total).toBe(42 + 2399);
     const found = (await api().get('/v1/tasks').query({ query: 'Export 777 times out' }).set(bearer(admin)).expect(200)).body as { tasks: Array<{ external_id: string; files: string[] }> };
-    expect(found.tasks.find((x) => x.external_id === 'EXP-777')).toMatchObject({ files: ['src/auth/session.ts'] });
+    expect(found.tasks.find((x) => x.external_id === 'EXP-777')).toMatchObject({ files: ['src/auth/session.ts'], body: expect.stringContaining('It says "timeout".') });
+  }, 90_000);
+
+  it('says how much of a task file was imported when a part of it is refused', async () => {
+    const page = await open(admin, '#/tasks');
+    await page.locator('#import-file-title').waitFor();
+    const line = (i: number, body: string) => JSON.stringify({ id: `HUGE-${i}`, title: `Part ${i}`, body, files: ['src/auth/session.ts'] });
+    const lines = Array.from({ length: 1500 }, (_, i) => line(i, 'Short body. '.repeat(50)));
+    lines.push(line(1500, 'x'.repeat(1_200_000))); // alone larger than the 1 MB import limit
+    await page.locator('input[type="file"]').setInputFiles({ name: 'huge.jsonl', mimeType: 'application/json', buffer: Buffer.from(lines.join('\n')) });
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    const error = page.locator('#import-file-title ~ .text-error');
+    await error.waitFor({ timeout: 60_000 });
+    const text = await error.innerText();
+    expect(text).toContain('SEXTANT_IMPORT_BODY_LIMIT');
+    expect(text).toContain("the file's first 1500 lines were imported: 1500 new, 0 updated");
+    const imported = (await api().get('/v1/tasks').query({ query: 'Part 1499' }).set(bearer(admin)).expect(200)).body as { tasks: Array<{ external_id: string }> };
+    expect(imported.tasks.map((x) => x.external_id)).toContain('HUGE-1499');
+    await expect(page.getByRole('button', { name: 'Import', exact: true }).isEnabled()).resolves.toBe(true);
   }, 90_000);
 });

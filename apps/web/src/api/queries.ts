@@ -3,8 +3,10 @@
  * which writes live job frames into `['jobs']` and invalidates after `index:done`.
  */
 import type { ImportTasksFileRequest, IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail, SimilarTask, Task, TaskImportResult } from '@sextant/contracts';
+import { addImportPiece, taskFilePieces } from '@sextant/contracts/task-import-pieces';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './client';
+import { useState } from 'react';
+import { api, errorText } from './client';
 
 export const queryKeys = {
   me: ['me'] as const,
@@ -115,12 +117,36 @@ export function useTasks(params: TaskListParams) {
   });
 }
 
+/**
+ * Imports a task file in pieces of whole lines or CSV records, each well under the server's body
+ * limit, so a file of any size goes through; `progress` counts the pieces sent. When a piece
+ * fails, the error says how much of the file was imported before it.
+ */
 export function useImportTasksFile() {
   const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: ImportTasksFileRequest) => api<TaskImportResult>('/v1/tasks/import', { method: 'POST', body }),
-    onSuccess: () => void qc.invalidateQueries({ queryKey: ['tasks'] }),
+  const [progress, setProgress] = useState<{ sent: number; of: number } | null>(null);
+  const mutation = useMutation({
+    mutationFn: async (body: ImportTasksFileRequest) => {
+      const pieces = taskFilePieces(body.format, body.content);
+      const total: TaskImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
+      for (const [i, piece] of pieces.entries()) {
+        setProgress({ sent: i, of: pieces.length });
+        try {
+          addImportPiece(total, await api<TaskImportResult>('/v1/tasks/import', { method: 'POST', body: { ...body, content: piece.content } }), piece.lineShift);
+        } catch (err) {
+          if (i === 0) throw err;
+          const unit = body.format === 'csv' ? 'records' : 'lines';
+          throw new Error(`${errorText(err)} (the file's first ${piece.lineShift} ${unit} were imported: ${total.imported} new, ${total.updated} updated; importing the file again updates them rather than adding copies)`);
+        }
+      }
+      return total;
+    },
+    onSettled: () => {
+      setProgress(null);
+      void qc.invalidateQueries({ queryKey: ['tasks'] });
+    },
   });
+  return { ...mutation, progress };
 }
 
 export function useImportGit() {

@@ -176,7 +176,7 @@ function ImportFileCard() {
   return (
     <form className="card" onSubmit={submit} aria-labelledby="import-file-title">
       <h2 id="import-file-title">Import a file</h2>
-      <p className="muted small">JSONL (one task per line: id, title, body, files, status, created_at) or CSV with those columns, up to 32 MB (the server's <code>SEXTANT_IMPORT_BODY_LIMIT</code>); larger files: <code>sextant tasks import</code>.</p>
+      <p className="muted small">JSONL (one task per line: id, title, body, files, status, created_at) or CSV with those columns; large files are sent in parts.</p>
       <div className="form-row">
         <label className="grow">
           <span className="visually-hidden">Task file</span>
@@ -194,9 +194,10 @@ function ImportFileCard() {
           <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="source (optional)" className="narrow-text" />
         </label>
         <button type="submit" className="primary" disabled={!file || importFile.isPending}>
-          {importFile.isPending ? 'Importing…' : 'Import'}
+          {importFile.isPending ? (importFile.progress && importFile.progress.of > 1 ? `Importing… part ${importFile.progress.sent + 1} of ${importFile.progress.of}` : 'Importing…') : 'Import'}
         </button>
       </div>
+      {importFile.progress && importFile.progress.of > 1 && <progress className="import-progress" value={importFile.progress.sent} max={importFile.progress.of} aria-label="Task file import progress" />}
       {importFile.error && <p className="text-error">{errorText(importFile.error)}</p>}
       {importFile.data && <ImportSummary result={importFile.data} />}
     </form>

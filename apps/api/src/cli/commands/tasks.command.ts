@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { parse as parseCsv } from 'csv-parse/sync';
-import type { Repository, TaskImportResult } from '@sextant/contracts';
+import { addImportPiece, taskFilePieces, type Repository, type TaskImportResult } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
 import { TaskHistoryService, type CsvColumnMapping } from '../../modules/task-history/task-history.service';
@@ -117,60 +116,13 @@ export function registerTasks(program: Command): void {
     });
 }
 
-/** Largest piece of a task file sent in one request, as JSON (the server's body limit is 1 MB by default). */
-const PIECE_BYTES = 512 * 1024;
-
-/**
- * A file too large for one request goes in pieces of whole JSONL lines or CSV records (each CSV
- * piece with the header row); each piece's line numbers are shifted back to the file's.
- */
+/** A file too large for one request goes in pieces ({@link taskFilePieces}); errors keep the file's line numbers. */
 async function importThroughServer(server: ServerClient, format: 'jsonl' | 'csv', content: string, source: string, columns: CsvColumnMapping): Promise<TaskImportResult> {
   const total: TaskImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
-  const add = (piece: TaskImportResult, shift: number) => {
-    total.imported += piece.imported;
-    total.updated += piece.updated;
-    total.skipped += piece.skipped;
-    if (piece.paths_followed) total.paths_followed = (total.paths_followed ?? 0) + piece.paths_followed;
-    total.errors.push(...piece.errors.map((e) => (e.line === undefined ? e : { ...e, line: e.line + shift })));
-    for (const w of piece.warnings ?? []) if (!total.warnings?.includes(w)) (total.warnings ??= []).push(w);
-  };
-  const csv = format === 'csv' ? csvRecords(content) : null;
-  if (format === 'csv' && !csv) return server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content, source, columns });
-  const units = csv ? csv.records : content.split(/\r?\n/);
-  for (const { start, end } of piecesOf(units)) {
-    const piece = csv ? csv.header + units.slice(start, end).join('') : units.slice(start, end).join('\n');
-    add(await server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content: piece, source, ...(csv ? { columns } : {}) }), start);
+  for (const piece of taskFilePieces(format, content)) {
+    addImportPiece(total, await server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content: piece.content, source, ...(format === 'csv' ? { columns } : {}) }), piece.lineShift);
   }
   return total;
-}
-
-/** Runs of consecutive units whose JSON-encoded size stays under {@link PIECE_BYTES}; a larger unit goes alone. */
-function piecesOf(units: string[]): Array<{ start: number; end: number }> {
-  const pieces: Array<{ start: number; end: number }> = [];
-  for (let start = 0; start < units.length; ) {
-    let end = start;
-    let bytes = 0;
-    for (let size = 0; end < units.length && (end === start || bytes + (size = Buffer.byteLength(JSON.stringify(units[end]))) < PIECE_BYTES); end++) bytes += size;
-    pieces.push({ start, end });
-    start = end;
-  }
-  return pieces;
-}
-
-/** A CSV file's header row and records as written (quoted line breaks kept); null when it does not parse, for the server to say why. */
-function csvRecords(content: string): { header: string; records: string[] } | null {
-  const bytes = Buffer.from(content.replace(/^\uFEFF/, ''));
-  let ends: number[];
-  try {
-    const records = parseCsv(bytes, { info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as Array<{ info: { bytes: number } }>;
-    ends = records.map((r) => r.info.bytes);
-  } catch {
-    return null;
-  }
-  if (ends.length < 2) return null;
-  const text = (from: number, to: number) => bytes.subarray(from, to).toString('utf8');
-  // info.bytes is where each record ends, its line break included.
-  return { header: text(0, ends[0]), records: ends.slice(1).map((end, i) => text(ends[i], end)) };
 }
 
 async function importGitThroughServer(server: ServerClient, repoRef: string, opts: { since?: string; until?: string }): Promise<TaskImportResult & { noise?: number }> {
