@@ -46,6 +46,11 @@ export function addImportPiece(total: TaskImportResult, piece: TaskImportResult,
   return total;
 }
 
+/** What the pieces before a refused one imported, to add to its error. */
+export function importedBefore(format: 'jsonl' | 'csv', refused: TaskFilePiece, total: TaskImportResult): string {
+  return `the file's first ${refused.lineShift} ${format === 'csv' ? 'records' : 'lines'} were imported: ${total.imported} new, ${total.updated} updated; importing the file again updates them rather than adding copies`;
+}
+
 const utf8 = new TextEncoder();
 
 function jsonBytes(text: string): number {

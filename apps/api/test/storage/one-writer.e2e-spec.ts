@@ -64,7 +64,7 @@ describe('one data dir, many processes', () => {
 
   it('with a server running, CLI index and import and stdio MCP go through it: every change is searchable at once, no restart', async () => {
     // Only the server has a chat model: `sextant ask` below can only answer through it.
-    server = spawnCli(['serve', '--no-auto-index'], { ...env, PORT: '0', CHAT_BASE_URL: chat.url, CHAT_MODEL: 'fake-model' });
+    server = spawnCli(['serve', '--no-auto-index'], { ...env, PORT: '0', CHAT_BASE_URL: chat.url, CHAT_MODEL: 'fake-model', SEXTANT_IMPORT_BODY_LIMIT: '1mb' });
     let serverErr = '';
     server.stderr!.on('data', (d) => (serverErr += d));
     await waitFor(() => Boolean(readWriter(dataDir)?.url), { what: 'server to claim the data dir', timeoutMs: 30_000 });
@@ -155,6 +155,14 @@ describe('one data dir, many processes', () => {
     expect(((await (await fetch(`${url}/v1/tasks?source=import`)).json()) as { total: number }).total).toBe(1 + 1199 + 1200);
     const found = (await (await fetch(`${url}/v1/tasks?source=import&query=${encodeURIComponent('Ticket 777')}`)).json()) as { tasks: Array<{ external_id: string; body: string; files: string[] }> };
     expect(found.tasks.find((x) => x.external_id === 'K-777')).toMatchObject({ body: `${prose}\nsecond line`, files: ['src/auth/session.ts'] });
+    // One task past the import limit: its piece is refused, and the CLI says what went in before it.
+    const hugeFile = path.join(base, 'huge.jsonl');
+    fs.writeFileSync(hugeFile, [...Array.from({ length: 1500 }, (_, i) => JSON.stringify({ id: `H-${i}`, title: `Huge ${i}`, body: 'Short body. '.repeat(50) })), JSON.stringify({ id: 'H-huge', title: 'Huge', body: 'x'.repeat(1_200_000) })].join('\n'));
+    const huge = await runCli(['tasks', 'import', hugeFile, '--source', 'huge', '--no-train'], env, 120_000);
+    expect(huge.code).toBe(3);
+    expect(huge.stderr).toContain('SEXTANT_IMPORT_BODY_LIMIT');
+    expect(huge.stderr).toContain("the file's first 1500 lines were imported: 1500 new, 0 updated");
+    expect(((await (await fetch(`${url}/v1/tasks?source=huge`)).json()) as { total: number }).total).toBe(1500);
 
     expect(serverErr).not.toMatch(/UNIQUE constraint|out of bounds|Error:/);
 

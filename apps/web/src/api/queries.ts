@@ -3,7 +3,7 @@
  * which writes live job frames into `['jobs']` and invalidates after `index:done`.
  */
 import type { ImportTasksFileRequest, IndexJob, IndexJobKind, RegisterRepositoryRequest, Repository, RepositoryDetail, SimilarTask, Task, TaskImportResult } from '@sextant/contracts';
-import { addImportPiece, taskFilePieces } from '@sextant/contracts/task-import-pieces';
+import { addImportPiece, importedBefore, taskFilePieces } from '@sextant/contracts/task-import-pieces';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorText } from './client';
@@ -135,8 +135,7 @@ export function useImportTasksFile() {
           addImportPiece(total, await api<TaskImportResult>('/v1/tasks/import', { method: 'POST', body: { ...body, content: piece.content } }), piece.lineShift);
         } catch (err) {
           if (i === 0) throw err;
-          const unit = body.format === 'csv' ? 'records' : 'lines';
-          throw new Error(`${errorText(err)} (the file's first ${piece.lineShift} ${unit} were imported: ${total.imported} new, ${total.updated} updated; importing the file again updates them rather than adding copies)`);
+          throw new Error(`${errorText(err)} (${importedBefore(body.format, piece, total)})`);
         }
       }
       return total;

@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { addImportPiece, taskFilePieces, type Repository, type TaskImportResult } from '@sextant/contracts';
+import { addImportPiece, importedBefore, taskFilePieces, type Repository, type TaskImportResult } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { IndexingService } from '../../modules/indexing/services/indexing.service';
 import { TaskHistoryService, type CsvColumnMapping } from '../../modules/task-history/task-history.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
 import { createCliContext } from '../cli-app';
 import { ExitCode, fail, loadConfigOrExit } from '../cli-context';
-import { ServerClient, viaServer, withDataDirLease } from '../server-client';
+import { ServerClient, ServerRequestError, viaServer, withDataDirLease } from '../server-client';
 import { readTextFile } from '../text-file';
 import { fitRankerIfDue } from './ranker.command';
 
@@ -119,8 +119,13 @@ export function registerTasks(program: Command): void {
 /** A file too large for one request goes in pieces ({@link taskFilePieces}); errors keep the file's line numbers. */
 async function importThroughServer(server: ServerClient, format: 'jsonl' | 'csv', content: string, source: string, columns: CsvColumnMapping): Promise<TaskImportResult> {
   const total: TaskImportResult = { imported: 0, updated: 0, skipped: 0, errors: [] };
-  for (const piece of taskFilePieces(format, content)) {
-    addImportPiece(total, await server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content: piece.content, source, ...(format === 'csv' ? { columns } : {}) }), piece.lineShift);
+  for (const [i, piece] of taskFilePieces(format, content).entries()) {
+    try {
+      addImportPiece(total, await server.request<TaskImportResult>('POST', '/v1/tasks/import', { format, content: piece.content, source, ...(format === 'csv' ? { columns } : {}) }), piece.lineShift);
+    } catch (err) {
+      if (i === 0 || !(err instanceof ServerRequestError)) throw err;
+      throw new ServerRequestError(err.status, `${err.message} (${importedBefore(format, piece, total)})`, err.code);
+    }
   }
   return total;
 }
