@@ -1,5 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { addImportPiece, taskFilePieces } from './task-import-pieces';
+import { addImportPiece, csvColumns, taskFilePieces } from './task-import-pieces';
 import type { TaskImportResult } from './tasks';
 
 const bytes = (s: string) => Buffer.byteLength(JSON.stringify(s));
@@ -47,5 +47,18 @@ describe('addImportPiece', () => {
     addImportPiece(total, { imported: 3, updated: 1, skipped: 1, errors: [{ line: 2, message: 'bad' }], warnings: ['w'] }, 0);
     addImportPiece(total, { imported: 2, updated: 0, skipped: 1, errors: [{ line: 4, message: 'bad' }, { id: 'T-9', message: 'no line' }], paths_followed: 2, warnings: ['w'] }, 500);
     expect(total).toEqual({ imported: 5, updated: 1, skipped: 2, errors: [{ line: 2, message: 'bad' }, { line: 504, message: 'bad' }, { id: 'T-9', message: 'no line' }], paths_followed: 2, warnings: ['w'] });
+  });
+});
+
+describe('csvColumns', () => {
+  it('reads the header row as a CSV reader does', () => {
+    const content = '\uFEFF"Issue key", Summary ,"Description, long","Say ""hi"""\r\nPAY-1,a,b,c\r\n';
+    expect(csvColumns(content)).toEqual(['Issue key', 'Summary', 'Description, long', 'Say "hi"']);
+    expect(csvColumns(content)).toEqual(Object.keys((parseCsv(content, { columns: true, bom: true, trim: true }) as Array<Record<string, string>>)[0]));
+  });
+
+  it('is null for text with no complete header row', () => {
+    expect(csvColumns('id,title')).toBeNull();
+    expect(csvColumns('"id\n')).toBeNull();
   });
 });

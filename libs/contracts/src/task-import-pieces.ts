@@ -51,6 +51,34 @@ export function importedBefore(format: 'jsonl' | 'csv', refused: TaskFilePiece, 
   return `the file's first ${refused.lineShift} ${format === 'csv' ? 'records' : 'lines'} were imported: ${total.imported} new, ${total.updated} updated; importing the file again updates them rather than adding copies`;
 }
 
+/**
+ * The column names of a CSV task file's header row (quoted names unquoted, a byte-order mark
+ * dropped), for a form that maps them to task fields; null when the text has no complete header.
+ *
+ * @example
+ * csvColumns('"Issue key",Summary\r\nPAY-1,Refunds') // ['Issue key', 'Summary']
+ */
+export function csvColumns(content: string): string[] | null {
+  const text = content.replace(/^\uFEFF/, '');
+  const columns: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c !== '"') field += c;
+      else if (text[i + 1] === '"') field += text[i++];
+      else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      columns.push(field.trim());
+      field = '';
+    } else if (c === '\n' || c === '\r') return [...columns, field.trim()];
+    else field += c;
+  }
+  return null;
+}
+
 const utf8 = new TextEncoder();
 
 function jsonBytes(text: string): number {

@@ -1,4 +1,5 @@
 import type { SimilarTask, Task, TaskImportResult } from '@sextant/contracts';
+import { csvColumns } from '@sextant/contracts/task-import-pieces';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, errorText } from '../api/client';
@@ -159,19 +160,63 @@ function ImportSummary({ result }: { result: TaskImportResult & { noise?: number
   );
 }
 
+type CsvField = 'id' | 'title' | 'body' | 'files' | 'status' | 'created_at';
+const CSV_FIELDS: Array<{ field: CsvField; label: string; required?: boolean; names: string[] }> = [
+  { field: 'id', label: 'Id', required: true, names: ['id', 'key', 'issuekey', 'issueid', 'ticket', 'ticketid', 'number', '#'] },
+  { field: 'title', label: 'Title', required: true, names: ['title', 'summary', 'subject', 'name'] },
+  { field: 'body', label: 'Body', names: ['body', 'description', 'details', 'text'] },
+  { field: 'files', label: 'Files', names: ['files', 'paths', 'changedfiles', 'file'] },
+  { field: 'status', label: 'Status', names: ['status', 'state', 'resolution'] },
+  { field: 'created_at', label: 'Created', names: ['createdat', 'created', 'createddate', 'creationdate', 'date', 'opened'] },
+];
+type CsvMapping = Partial<Record<CsvField, string>>;
+
+/** The column a tracker export most likely uses for each field (Jira's "Issue key" / "Summary", GitHub's "number" / "title"). */
+function guessCsvMapping(columns: string[]): CsvMapping {
+  const key = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '');
+  const mapping: CsvMapping = {};
+  for (const { field, names } of CSV_FIELDS) {
+    const found = names.map((n) => columns.find((c) => key(c) === n)).find((c) => c !== undefined);
+    if (found) mapping[field] = found;
+  }
+  return mapping;
+}
+
 function ImportFileCard() {
   const importFile = useImportTasksFile();
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<'jsonl' | 'csv'>('jsonl');
   const [source, setSource] = useState('');
+  const [header, setHeader] = useState<string[] | null>(null);
+  const [mapping, setMapping] = useState<CsvMapping>({});
   useEffect(() => {
     if (file) setFormat(/\.csv$/i.test(file.name) ? 'csv' : 'jsonl');
   }, [file]);
+  useEffect(() => {
+    setHeader(null);
+    if (!file || format !== 'csv') return;
+    let current = true;
+    // The header row is at the start; 64 KB holds any real one.
+    void file
+      .slice(0, 64 * 1024)
+      .text()
+      .then((start) => {
+        if (!current) return;
+        const columns = csvColumns(start);
+        setHeader(columns);
+        setMapping(columns ? guessCsvMapping(columns) : {});
+      });
+    return () => {
+      current = false;
+    };
+  }, [file, format]);
+  const unmapped = format === 'csv' && header ? CSV_FIELDS.filter((f) => f.required && !mapping[f.field]).map((f) => f.label.toLowerCase()) : [];
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!file) return;
+    if (!file || unmapped.length) return;
     const content = await file.text();
-    importFile.mutate({ format, content, ...(source.trim() ? { source: source.trim() } : {}) });
+    const columns = format === 'csv' && header ? Object.fromEntries(Object.entries(mapping).filter(([, column]) => column)) : undefined;
+    importFile.mutate({ format, content, ...(source.trim() ? { source: source.trim() } : {}), ...(columns ? { columns } : {}) });
   };
   return (
     <form className="card" onSubmit={submit} aria-labelledby="import-file-title">
@@ -193,10 +238,30 @@ function ImportFileCard() {
           <span className="visually-hidden">Source name</span>
           <input value={source} onChange={(e) => setSource(e.target.value)} placeholder="source (optional)" className="narrow-text" />
         </label>
-        <button type="submit" className="primary" disabled={!file || importFile.isPending}>
+        <button type="submit" className="primary" disabled={!file || unmapped.length > 0 || importFile.isPending}>
           {importFile.isPending ? (importFile.progress && importFile.progress.of > 1 ? `Importing… part ${importFile.progress.sent + 1} of ${importFile.progress.of}` : 'Importing…') : 'Import'}
         </button>
       </div>
+      {format === 'csv' && header && (
+        <fieldset className="csv-columns">
+          <legend className="small">Columns of {file?.name}</legend>
+          {CSV_FIELDS.map(({ field, label, required }) => (
+            <label key={field}>
+              {label}
+              {required ? ' *' : ''}{' '}
+              <select aria-label={`Column for ${label.toLowerCase()}`} value={mapping[field] ?? ''} onChange={(e) => setMapping((m) => ({ ...m, [field]: e.target.value || undefined }))}>
+                <option value="">{required ? 'choose…' : '(none)'}</option>
+                {header.map((c) => (
+                  <option key={c} value={c}>
+                    {c}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+          {unmapped.length > 0 && <p className="text-error small">Choose the column that holds each task’s {unmapped.join(' and ')}.</p>}
+        </fieldset>
+      )}
       {importFile.progress && importFile.progress.of > 1 && <progress className="import-progress" value={importFile.progress.sent} max={importFile.progress.of} aria-label="Task file import progress" />}
       {importFile.error && <p className="text-error">{errorText(importFile.error)}</p>}
       {importFile.data && <ImportSummary result={importFile.data} />}
