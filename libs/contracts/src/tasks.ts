@@ -131,11 +131,18 @@ export const ImportTasksFileRequestSchema = z
     source: z.string().trim().min(1).max(32).optional(),
     repository_id: z.string().uuid().optional(),
     columns: z
-      .object({ id: z.string().min(1), title: z.string().min(1), body: z.string().min(1), files: z.string().min(1), status: z.string().min(1), created_at: z.string().min(1) })
+      .object({
+        id: z.string().min(1),
+        title: z.string().min(1),
+        body: z.string().min(1).nullable(),
+        files: z.string().min(1).nullable(),
+        status: z.string().min(1).nullable(),
+        created_at: z.string().min(1).nullable(),
+      })
       .partial()
       .strict()
       .optional()
-      .describe('CSV column for each field; a field left out reads the column of its own name (id, title, body, files, status, created_at) when the file has one'),
+      .describe('CSV column for each field; a field left out reads the column of its own name (id, title, body, files, status, created_at) when the file has one; null leaves an optional field empty'),
   })
   .strict();
 export type ImportTasksFileRequest = z.infer<typeof ImportTasksFileRequestSchema>;

@@ -62,6 +62,14 @@ describe('task import from JSONL and CSV (real app)', () => {
     expect(missing.body.detail).toMatch(/no column "title".*key, summary, changed/);
   });
 
+  it('leaves an optional field empty when its column is mapped to null, even if a column has the field\'s name', async () => {
+    const csv = ['id,title,body,status,files', 'N-1,Keep the body out,internal notes,wontfix,src/a.ts'].join('\n');
+    await importFile({ format: 'csv', content: csv, source: 'csv-null', columns: { body: null, status: null } }).expect(201);
+    expect((await listed('csv-null'))[0]).toMatchObject({ external_id: 'N-1', body: '', status: null, files: ['src/a.ts'] });
+    const refused = await importFile({ format: 'csv', content: csv, source: 'csv-null', columns: { id: null } }).expect(400);
+    expect(JSON.stringify(refused.body)).toContain('columns.id');
+  });
+
   it('redacts tokens pasted into a task before it is stored, shown or searched', async () => {
     // Built at run time so this file does not itself look like it holds a secret.
     const token = `ghp_${'aB3'.repeat(12)}`;

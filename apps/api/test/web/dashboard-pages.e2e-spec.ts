@@ -443,18 +443,19 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
   it('maps a tracker export’s CSV columns on the Tasks page: guessed from the header, changed by hand, required ones enforced', async () => {
     const page = await open(admin, '#/tasks');
     await page.locator('#import-file-title').waitFor();
-    const jira = '\uFEFF"Issue key",Summary,Description,Created,"Affected files"\r\nPAY-1,Refunds fail for partial captures,"Stack trace, then a fix",2024-03-01 09:00,"src\\auth\\session.ts; docs/guide.md"\r\n';
+    const jira = '\uFEFF"Issue key",Summary,Description,Created,"Affected files",status\r\nPAY-1,Refunds fail for partial captures,"Stack trace, then a fix",2024-03-01 09:00,"src\\auth\\session.ts; docs/guide.md",Triage\r\n';
     await page.locator('input[type="file"]').setInputFiles({ name: 'jira.csv', mimeType: 'text/csv', buffer: Buffer.from(jira) });
     const columns = page.locator('fieldset.csv-columns');
     await columns.waitFor();
     const column = (field: string) => columns.getByLabel(`Column for ${field}`, { exact: true });
-    await expect(Promise.all(['id', 'title', 'body', 'files', 'status', 'created'].map((f) => column(f).inputValue()))).resolves.toEqual(['Issue key', 'Summary', 'Description', '', '', 'Created']);
+    await expect(Promise.all(['id', 'title', 'body', 'files', 'status', 'created'].map((f) => column(f).inputValue()))).resolves.toEqual(['Issue key', 'Summary', 'Description', '', 'status', 'Created']);
     await column('files').selectOption('Affected files');
+    await column('status').selectOption('(none)');
     await shot(page, 'tasks-import-csv-columns');
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(page.locator('.import-result[role="status"]').innerText()).resolves.toMatch(/Imported 1, updated 0, skipped 0/);
-    const task = (await api().get('/v1/tasks/PAY-1').set(bearer(admin)).expect(200)).body as { title: string; body: string; files: string[]; created_at: string };
-    expect(task).toMatchObject({ title: 'Refunds fail for partial captures', body: 'Stack trace, then a fix', files: ['src/auth/session.ts', 'docs/guide.md'], created_at: '2024-03-01T09:00:00.000Z' });
+    const task = (await api().get('/v1/tasks/PAY-1').set(bearer(admin)).expect(200)).body as { title: string; body: string; files: string[]; created_at: string; status: string | null };
+    expect(task).toMatchObject({ title: 'Refunds fail for partial captures', body: 'Stack trace, then a fix', files: ['src/auth/session.ts', 'docs/guide.md'], created_at: '2024-03-01T09:00:00.000Z', status: null });
 
     await page.locator('input[type="file"]').setInputFiles({ name: 'odd.csv', mimeType: 'text/csv', buffer: Buffer.from('ref,headline\nX-1,Something\n') });
     await columns.getByText('Choose the column that holds each task’s id and title.').waitFor();

@@ -215,7 +215,8 @@ function ImportFileCard() {
     e.preventDefault();
     if (!file || unmapped.length) return;
     const content = await file.text();
-    const columns = format === 'csv' && header ? Object.fromEntries(Object.entries(mapping).filter(([, column]) => column)) : undefined;
+    // An optional field set to "(none)" is sent as null, so the server does not fall back to a column of the field's own name.
+    const columns = format === 'csv' && header ? Object.fromEntries(CSV_FIELDS.map(({ field, required }) => [field, mapping[field] ?? (required ? undefined : null)]).filter(([, column]) => column !== undefined)) : undefined;
     importFile.mutate({ format, content, ...(source.trim() ? { source: source.trim() } : {}), ...(columns ? { columns } : {}) });
   };
   return (

@@ -38,13 +38,14 @@ export function taskSearchText(t: { title: string; body: string; files: string[]
  * name (`id`, `title`, `body`, `files`, `status`, `created_at`) when the file has one; `id` and
  * `title` must be there.
  */
+/** The column of each field; left out, the column of the field's own name; null, none (an optional field left empty). */
 export interface CsvColumnMapping {
   id?: string;
   title?: string;
-  body?: string;
-  files?: string;
-  status?: string;
-  created_at?: string;
+  body?: string | null;
+  files?: string | null;
+  status?: string | null;
+  created_at?: string | null;
   /** Separator inside the files column (default: whitespace, comma, semicolon or |). */
   filesSeparator?: string;
 }
@@ -172,6 +173,7 @@ export class TaskHistoryService {
     const column: Partial<Record<(typeof CSV_FIELDS)[number], string>> = {};
     for (const field of CSV_FIELDS) {
       const named = mapping[field];
+      if (named === null) continue;
       if (named && records.length && !header.includes(named)) {
         throw new DomainError(DomainErrorCode.InvalidInput, `CSV has no column "${named}" (for ${field}); columns are: ${header.join(', ')}`);
       }
