@@ -142,6 +142,31 @@ export function describeRoutineHit(hit: RoutineHit): string {
   return `routine change: ${hit.touched} of the last ${hit.window} past changes like "${hit.template}" touched it (was #${hit.from})`;
 }
 
+/** Hit reason of a file put first for defining an identifier a lookup names ("where is loadConfig"): `definition:<name>:from_rank_<rank before>`. */
+export const DEFINITION_REASON = 'definition:';
+
+/** The identifier a result defines, which the query asked for, and the rank it had before it was put first (1 = already first). */
+export interface DefinitionHit {
+  name: string;
+  from: number;
+}
+
+export function definitionReason(hit: DefinitionHit): string {
+  return `${DEFINITION_REASON}${hit.name}:from_rank_${hit.from}`;
+}
+
+/** The definition a result was put first for, or null. */
+export function definitionHit(hitReasons: readonly string[]): DefinitionHit | null {
+  const reason = hitReasons.find((h) => h.startsWith(DEFINITION_REASON));
+  const parts = reason ? /^(.+):from_rank_(\d+)$/.exec(reason.slice(DEFINITION_REASON.length)) : null;
+  return parts ? { name: parts[1], from: Number(parts[2]) } : null;
+}
+
+/** One line on a definition hit, as the CLI and MCP print it. */
+export function describeDefinitionHit(hit: DefinitionHit): string {
+  return `defines ${hit.name}, which the query asks for${hit.from > 1 ? ` (was #${hit.from}, behind files that use it)` : ''}`;
+}
+
 /** Hit reason of a file known from the task history only: past tasks changed it, its content is not indexed (a lockfile, build output, a file too large to read). */
 export const HISTORY_ONLY_REASON = 'file:history-only';
 

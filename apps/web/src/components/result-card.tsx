@@ -149,5 +149,7 @@ function reasonHint(reason: string): string | undefined {
   const routine = /^history:routine:(\d+)\/(\d+):(\d+):(.*)$/s.exec(reason);
   if (reason === 'file:history-only') return 'Known from the task history only: past tasks changed this file, but its content is not indexed (a lockfile, build output or a file too large to read), so there is no preview.';
   if (routine) return `A routine change: ${routine[1]} of the last ${routine[2]} past changes like "${routine[4]}" touched this file, so it is kept in the top 10 (it was #${routine[3]}).`;
+  const definition = /^definition:(.+):from_rank_(\d+)$/.exec(reason);
+  if (definition) return `The query asks where ${definition[1]} is defined, and this file defines it, so it leads${definition[2] === '1' ? '' : ` (it was #${definition[2]}, behind files that only use it)`}.`;
   return undefined;
 }

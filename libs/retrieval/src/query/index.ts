@@ -5,3 +5,4 @@ export * from './problem-report';
 export * from './report-noise';
 export * from './commit-trailers';
 export * from './unknown-words';
+export * from './definition-first';

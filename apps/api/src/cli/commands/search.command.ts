@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { HISTORY_ONLY_NOTE, HISTORY_ONLY_REASON, MAX_QUERY_CHARS, SearchRequestSchema, codeFirstLiftedFrom, describeRoutineHit, describeWeakMatch, routineHit, type SearchResponse } from '@sextant/contracts';
+import { HISTORY_ONLY_NOTE, HISTORY_ONLY_REASON, MAX_QUERY_CHARS, SearchRequestSchema, codeFirstLiftedFrom, definitionHit, describeDefinitionHit, describeRoutineHit, describeWeakMatch, routineHit, type SearchResponse } from '@sextant/contracts';
 import { DomainError } from '../../common/domain-error';
 import { SearchService } from '../../modules/fusion/search.service';
 import { WorkspacesService } from '../../modules/workspaces/workspaces.service';
@@ -27,6 +27,8 @@ export function formatSearchTable(res: SearchResponse): string {
     if (named.length) lines.push(`      query evidence: ${named.join('; ')}`);
     const routine = routineHit(r.explain.hit_reasons);
     if (routine) lines.push(`      ${describeRoutineHit(routine)}`);
+    const definition = definitionHit(r.explain.hit_reasons);
+    if (definition) lines.push(`      ${describeDefinitionHit(definition)}`);
     if (r.explain.hit_reasons.includes(HISTORY_ONLY_REASON)) lines.push(`      ${HISTORY_ONLY_NOTE}`);
     if (r.explain.related_tasks.length) lines.push(`      past work: ${r.explain.related_tasks.slice(0, 2).map((t) => `${t.task_id} "${t.title.slice(0, 60)}"`).join('; ')}`);
     if (r.explain.ranker) {

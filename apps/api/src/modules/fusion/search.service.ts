@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
 import {
   CODE_FIRST_REASON,
+  definitionReason,
   routineReason,
   HISTORY_ONLY_REASON,
   MAX_QUERY_CHARS,
@@ -11,6 +12,7 @@ import {
   SEARCH_SOURCES,
   SearchRequestSchema,
   type ChunkEvidence,
+  type DefinitionHit,
   type ExternalResult,
   type ParsedSearchRequest,
   type RelatedTask,
@@ -21,7 +23,7 @@ import {
   type WeakMatchReason,
 } from '@sextant/contracts';
 import type { CachedEmbedder } from '@sextant/embeddings';
-import { CODE_FIRST_PLACES, FEATURE_NAMES, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, mostlyUnknownWords, queryTermSet, reorderBelowTop, stripQueryTrailers, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
+import { CODE_FIRST_PLACES, FEATURE_NAMES, asksWhereDefined, definingFiles, liftDefinitionFirst, queryIdentifiers, PRIOR_BEFORE_FUSION, ROUTINE_PLACES, applyPriors, orderRankingsByPrior, changeTemplate, keepRoutineInTop, type RoutinePlacement, boostMentionedFiles, calibratedScore, candidateFeatures, classifyQuery, explainScore, extractQueryEvidence, filesFromTasks, firstParagraph, fuse, mergeByScore, isProblemReport, liftCodeFirst, mostlyUnknownWords, queryTermSet, reorderBelowTop, stripQueryTrailers, stripReportNoise, scoreCandidates, weightQueryTerms, type CandidateEvidence, type ChunkPayload, type FileMention, type FusedItem, type IndexFilter, type QueryClass, type ScoredPoint, type SourceRanking, type SourceWeights, type StructuralPriors } from '@sextant/retrieval';
 import { DomainError, DomainErrorCode } from '../../common/domain-error';
 import { EMBEDDER } from '../../storage/storage.module';
 import { fileItemId, type FileHit, type RetrieverResult } from '../file-search/file-search.types';
@@ -91,6 +93,8 @@ type RankedFile = FusedItem & {
   liftedFrom?: number;
   /** Set when the file was kept in the top places as part of the query's routine (keepRoutineInTop). */
   routine?: RoutinePlacement;
+  /** Set when the file was put first for defining an identifier the query names (liftDefinitionFirst). */
+  definition?: DefinitionHit;
 };
 
 export interface SearchOptions {
@@ -329,6 +333,9 @@ export class SearchService {
     // A report (code block, traceback, error line, prompt) asks where the faulty code is; the model, fitted on commits that change tests and docs with the code, cannot tell.
     if (isDefaultRequest(request) && plan.report) fused = liftCodeFirst(fused);
     if (model?.allChanged) fused = placeBelowTop(fused);
+    // "where is loadConfig" asks for the definition; the model, fitted on commits, cannot tell a lookup from a change.
+    const symbolHits = outcomes.get('file.symbol')?.result?.files;
+    if (isDefaultRequest(request) && symbolHits?.length && asksWhereDefined(request.query)) fused = liftDefinitionFirst(fused, definingFiles(queryIdentifiers(request.query), symbolHits));
     if (model && plan.template && fused.length > ROUTINE_PLACES) fused = keepRoutineInTop(fused, (await this.ranker.history(workspaceId)).routineChanges(plan.template));
     let { match, reason: matchReason } = matchStrength(fused, outcomes, plan);
     // The ranker's scores are calibrated on past tasks, which always had answers: a query of words the workspace never saw still gets a confident top file.
@@ -736,6 +743,7 @@ export class SearchService {
       if (item.prior !== 1) reasons.add(`prior:${item.prior}`);
       if (item.liftedFrom !== undefined) reasons.add(`${CODE_FIRST_REASON}${item.liftedFrom}`);
       if (item.routine) reasons.add(routineReason(item.routine));
+      if (item.definition) reasons.add(definitionReason(item.definition));
       if (request.filters?.langs?.length) reasons.add(`filter:lang=${request.filters.langs.join(',')}`);
       const chunks = (evidence?.get(item.id) ?? partialChunks.sort((a, b) => b.score - a.score).slice(0, 3)).map(toEvidence);
       lang ??= evidence?.get(item.id)?.[0]?.payload.lang ?? null;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { McpSearchInputSchema, McpSearchOutputSchema, SearchRequestSchema, codeFirstLiftedFrom, describeRoutineHit, describeWeakMatch, routineHit, type McpSearchOutput, type McpSearchResult, type SearchResult } from '@sextant/contracts';
+import { McpSearchInputSchema, McpSearchOutputSchema, SearchRequestSchema, codeFirstLiftedFrom, definitionHit, describeDefinitionHit, describeRoutineHit, describeWeakMatch, routineHit, type McpSearchOutput, type McpSearchResult, type SearchResult } from '@sextant/contracts';
 import type { z } from 'zod';
 import { SearchService } from '../../fusion/search.service';
 import type { McpCallContext, McpTool, McpToolOutcome } from '../mcp-tool';
@@ -107,6 +107,8 @@ function renderSearch(out: McpSearchOutput, searchId: string): string {
     if (lifted) lines.push(`   code first: the query reads as a problem report; this code file was #${lifted}, behind tests or docs`);
     const routine = routineHit(r.metadata.explain.hit_reason);
     if (routine) lines.push(`   ${describeRoutineHit(routine)}`);
+    const definition = definitionHit(r.metadata.explain.hit_reason);
+    if (definition) lines.push(`   ${describeDefinitionHit(definition)}`);
     lines.push(...firstLines(r.snippet, 4).split('\n').map((l) => `   | ${l}`), '');
   });
   if (out.external?.length) {
