@@ -38,17 +38,20 @@ describe('definition lookups', () => {
 
   it('lifts the best-placed defining file to the top with the first score, and moves nothing else', () => {
     const ranked = [
-      { id: 'spec', score: 0.9 },
-      { id: 'cli', score: 0.8 },
-      { id: 'impl', score: 0.7 },
-      { id: 'other', score: 0.1 },
+      { id: 'spec', path: 'test/config.spec.ts', score: 0.9 },
+      { id: 'cli', path: 'src/cli.ts', score: 0.8 },
+      { id: 'impl', path: 'src/config.ts', score: 0.7 },
+      { id: 'other', path: 'src/other.ts', score: 0.1 },
     ];
     const lifted = liftDefinitionFirst(ranked, new Map([['impl', 'loadConfig']]));
     expect(lifted.map((f) => f.id)).toEqual(['impl', 'spec', 'cli', 'other']);
-    expect(lifted[0]).toEqual({ id: 'impl', score: 0.9, definition: { name: 'loadConfig', from: 3 } });
+    expect(lifted[0]).toEqual({ id: 'impl', path: 'src/config.ts', score: 0.9, definition: { name: 'loadConfig', from: 3 } });
     expect(definitionReason(lifted[0].definition!)).toBe('definition:loadConfig:from_rank_3');
     expect(definitionHit(['bm25:and', 'definition:loadConfig:from_rank_3'])).toEqual({ name: 'loadConfig', from: 3 });
     expect(describeDefinitionHit({ name: 'loadConfig', from: 3 })).toBe('defines loadConfig, which the query asks for (was #3, behind files that use it)');
     expect(liftDefinitionFirst(ranked, new Map())).toEqual(ranked);
+    // A test defining a helper of the same name is passed over for the code that defines it.
+    expect(liftDefinitionFirst(ranked, new Map([['spec', 'beforeRedirect'], ['impl', 'beforeRedirect']])).map((f) => f.id)).toEqual(['impl', 'spec', 'cli', 'other']);
+    expect(liftDefinitionFirst(ranked, new Map([['spec', 'fixture']]))[0]).toMatchObject({ id: 'spec', definition: { name: 'fixture', from: 1 } });
   });
 });

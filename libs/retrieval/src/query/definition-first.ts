@@ -1,4 +1,5 @@
 import type { DefinitionHit } from '@sextant/contracts';
+import { fileKind } from '../learning-to-rank/ranking-features';
 import { isIdentifierLike } from '../tokenizer';
 
 /** A name defined in more files than this says too little about where the query points. */
@@ -72,17 +73,20 @@ export function definingFiles(identifiers: ReadonlySet<string>, symbolHits: Read
 }
 
 /**
- * "where is loadConfig": the best-placed file that defines an identifier the query names moves
+ * "where is loadConfig": the best-placed file that defines an identifier the query names (code
+ * before tests) moves
  * to the top (with the first result's score, so scores stay in order); nothing else changes
  * order. The learned ranker, fitted on commits whose messages seldom name the code they change,
  * otherwise puts the test that calls the function twenty times above its one definition.
  *
  * @example
- * liftDefinitionFirst([{ id: 'spec', score: 0.9 }, { id: 'impl', score: 0.8 }], new Map([['impl', 'loadConfig']]))
- * // [{ id: 'impl', score: 0.9, definition: { name: 'loadConfig', from: 2 } }, { id: 'spec', score: 0.9 }]
+ * liftDefinitionFirst([{ id: 's', path: 'test/a.spec.ts', score: 0.9 }, { id: 'i', path: 'src/a.ts', score: 0.8 }], new Map([['i', 'loadConfig']]))
+ * // [{ id: 'i', path: 'src/a.ts', score: 0.9, definition: { name: 'loadConfig', from: 2 } }, { id: 's', … }]
  */
-export function liftDefinitionFirst<T extends { id: string; score: number }>(ranked: readonly T[], defining: ReadonlyMap<string, string>): Array<T & { definition?: DefinitionHit }> {
-  const j = ranked.findIndex((f) => defining.has(f.id));
+export function liftDefinitionFirst<T extends { id: string; path: string; score: number }>(ranked: readonly T[], defining: ReadonlyMap<string, string>): Array<T & { definition?: DefinitionHit }> {
+  // A test that defines a helper of the same name is not where the code lives.
+  const code = ranked.findIndex((f) => defining.has(f.id) && fileKind(f.path) !== 'test');
+  const j = code >= 0 ? code : ranked.findIndex((f) => defining.has(f.id));
   if (j < 0) return [...ranked];
   const lifted = { ...ranked[j], score: Math.max(ranked[j].score, ranked[0].score), definition: { name: defining.get(ranked[j].id)!, from: j + 1 } };
   return [lifted, ...ranked.slice(0, j), ...ranked.slice(j + 1)];
