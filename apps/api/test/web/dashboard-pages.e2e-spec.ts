@@ -458,6 +458,8 @@ describeBrowser('dashboard pages in chromium (keys required)', () => {
     expect(task).toMatchObject({ title: 'Refunds fail for partial captures', body: 'Stack trace, then a fix', files: ['src/auth/session.ts', 'docs/guide.md'], created_at: '2024-03-01T09:00:00.000Z', status: null });
 
     await page.locator('input[type="file"]').setInputFiles({ name: 'odd.csv', mimeType: 'text/csv', buffer: Buffer.from('ref,headline\nX-1,Something\n') });
+    // Choosing another file clears the last import's summary, so it cannot be read as this one's.
+    await page.locator('.import-result[role="status"]').waitFor({ state: 'detached' });
     await columns.getByText('Choose the column that holds each task’s id and title.').waitFor();
     await expect(page.getByRole('button', { name: 'Import', exact: true }).isDisabled()).resolves.toBe(true);
     await column('id').selectOption('ref');

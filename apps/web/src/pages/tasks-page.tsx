@@ -226,7 +226,15 @@ function ImportFileCard() {
       <div className="form-row">
         <label className="grow">
           <span className="visually-hidden">Task file</span>
-          <input type="file" accept=".jsonl,.json,.ndjson,.csv,text/csv,application/json" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input
+            type="file"
+            accept=".jsonl,.json,.ndjson,.csv,text/csv,application/json"
+            onChange={(e) => {
+              // The previous file's summary or error must not read as this file's.
+              importFile.reset();
+              setFile(e.target.files?.[0] ?? null);
+            }}
+          />
         </label>
         <label>
           Format{' '}
